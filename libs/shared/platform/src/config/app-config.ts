@@ -1,0 +1,60 @@
+/**
+ * Runtime settings read once from the environment (operator-api.md › Runtime contract).
+ * Every default here is the documented one; tests build an AppConfig with overrides.
+ */
+export class AppConfig {
+  /** PostgreSQL URL; the database is created when missing. */
+  readonly databaseUrl: string;
+  /** Redis URL of the quota counters and BullMQ queues. */
+  readonly redisUrl: string;
+  /** Prefix of every Redis key and BullMQ queue (tests give each file its own). */
+  readonly redisPrefix: string;
+  readonly port: number;
+  readonly host: string;
+  /** Operator API bearer token; null disables `/admin` (404 on every path). */
+  readonly adminToken: string | null;
+  /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
+  readonly publicBaseUrl: string;
+  readonly smtpUrl: string | null;
+  readonly webhookAllowPrivateTargets: boolean;
+  readonly webhookCaFile: string | null;
+  /** 32-byte key for secrets at rest. */
+  readonly secretEncryptionKey: Buffer;
+  readonly nodeEnv: string;
+  /** Default `rate_limits.per_hour` of a key created without one (requests per hour). */
+  readonly defaultKeyPerHour: number;
+  /** Level of the JSON logs (`silent` in tests). */
+  readonly logLevel: string;
+
+  constructor(env: Record<string, string | undefined> = process.env) {
+    this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
+    this.redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+    this.redisPrefix = env.REDIS_PREFIX ?? 'leadflow';
+    this.port = Number(env.PORT ?? 3000);
+    this.host = env.HOST ?? '127.0.0.1';
+    this.adminToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN.length > 0 ? env.ADMIN_TOKEN : null;
+    this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
+    this.smtpUrl = env.SMTP_URL && env.SMTP_URL.length > 0 ? env.SMTP_URL : null;
+    this.webhookAllowPrivateTargets = env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+    this.webhookCaFile = env.WEBHOOK_CA_FILE && env.WEBHOOK_CA_FILE.length > 0 ? env.WEBHOOK_CA_FILE : null;
+    this.nodeEnv = env.NODE_ENV ?? 'development';
+    this.secretEncryptionKey = AppConfig.readSecretKey(env.SECRET_ENCRYPTION_KEY, this.nodeEnv);
+    this.defaultKeyPerHour = Number(env.DEFAULT_KEY_PER_HOUR ?? 1000);
+    this.logLevel = env.LOG_LEVEL ?? (this.nodeEnv === 'test' ? 'silent' : 'info');
+  }
+
+  /** Returns a copy with some settings replaced (tests). */
+  with(overrides: Record<string, string | undefined>): AppConfig {
+    return new AppConfig({ ...process.env, ...overrides });
+  }
+
+  private static readSecretKey(raw: string | undefined, nodeEnv: string): Buffer {
+    if (!raw) {
+      if (nodeEnv === 'production') throw new Error('SECRET_ENCRYPTION_KEY is required when NODE_ENV=production');
+      return Buffer.alloc(32, 7); // development default, never used in production
+    }
+    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new Error('SECRET_ENCRYPTION_KEY must be 32 bytes, hex or base64');
+    return key;
+  }
+}

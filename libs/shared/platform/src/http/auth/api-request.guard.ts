@@ -1,0 +1,143 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/accounts-contracts';
+import { Clock, DomainError } from '@leadflow/shared-kernel';
+import { AppConfig } from '../../config/app-config';
+import { quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
+import { UsageRecorder } from '../usage-recorder.port';
+import { IP_LIMIT, IpLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
+
+/** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
+const BRUTE_FORCE_ATTEMPTS = 30;
+const BRUTE_FORCE_WINDOW_SECONDS = 600;
+
+/**
+ * The request path of ARCHITECTURE.md in one guard, in this order for `/v1` routes:
+ * API key (401 `invalid_api_key`) → per-IP route limit (429, before the key quota) → the key's hourly
+ * quota (429 `rate_limit_exceeded`, headers on every response) → plan gate (403 `feature_not_available`)
+ * → scope (403 `insufficient_scope`) → body checks (415, 400 invalid JSON). `/admin/v1` routes need
+ * `ADMIN_TOKEN` (404 when unset). Other paths (health, OpenAPI) are open.
+ */
+@Injectable()
+export class ApiRequestGuard implements CanActivate {
+  private readonly logger = new Logger(ApiRequestGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly queries: QueryBus,
+    private readonly limits: RateLimits,
+    private readonly usage: UsageRecorder,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/admin/')) {
+      this.checkAdmin(request);
+      this.checkBody(request);
+      return true;
+    }
+    if (!path.startsWith('/v1/')) return true;
+
+    const principal = await this.authenticate(request);
+    request.leadflow.principal = principal;
+    this.usage.started(principal, this.clock.now());
+
+    const ipLimit = this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, context.getHandler());
+    if (ipLimit) await this.checkIpLimit(request, reply, ipLimit);
+    await this.consumeQuota(request, reply, principal);
+
+    const feature = this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getHandler())
+      ?? this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getClass());
+    for (const needed of ['public_api', feature] as (Feature | undefined)[]) {
+      if (needed && !principal.features.includes(needed)) {
+        throw new DomainError('feature_not_available', `The account's plan does not include the ${needed} module.`, { feature: needed });
+      }
+    }
+    const scope = this.reflector.get<Scope | null | undefined>(REQUIRED_SCOPE, context.getHandler());
+    if (scope === undefined) throw new Error(`Route ${request.method} ${path} declares no @RequireScope`);
+    if (scope !== null && !principal.scopes.includes(scope)) {
+      throw new DomainError('insufficient_scope', `This API key lacks the ${scope} scope.`, { required_scope: scope });
+    }
+    this.checkBody(request);
+    return true;
+  }
+
+  private async authenticate(request: FastifyRequest): Promise<ApiKeyPrincipal> {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const principal = match ? await this.queries.execute(new ResolveApiKeyQuery(match[1])) : null;
+    if (principal) return principal;
+    const attempts = await this.limits
+      .consume('auth_failures', request.ip, BRUTE_FORCE_ATTEMPTS, BRUTE_FORCE_WINDOW_SECONDS)
+      .catch(() => null);
+    if (attempts && !attempts.allowed) {
+      request.leadflow.rateLimited = true;
+      throw quotaExceeded('brute_force', attempts.report.resetSeconds);
+    }
+    throw new DomainError(
+      'invalid_api_key',
+      match ? 'The API key is unknown, revoked or expired.' : 'Send the API key as Authorization: Bearer <key>.',
+      null,
+    );
+  }
+
+  private async checkIpLimit(request: FastifyRequest, reply: FastifyReply, policy: IpLimitPolicy): Promise<void> {
+    const outcome = await this.limits.consume(`ip_${policy.name}`, request.ip, policy.perMinute, 60).catch((error) => {
+      this.logger.warn({ err: error }, 'IP limiter unavailable; request allowed');
+      return null;
+    });
+    if (!outcome || outcome.allowed) return;
+    request.leadflow.rateLimited = true;
+    void reply.header('X-RateLimit-Scope', 'ip');
+    throw new DomainError(
+      policy.code,
+      `Too many requests from this IP address: at most ${policy.perMinute} per minute.`,
+      { limit_type: 'per_ip', retry_after_seconds: outcome.report.resetSeconds },
+      { simplified: policy.simplified, headers: { 'Retry-After': String(outcome.report.resetSeconds), ...quotaHeaders(outcome.report, this.clock.now()) } },
+    );
+  }
+
+  private async consumeQuota(request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
+    const outcome = await this.limits.consume('key_hour', principal.keyId, principal.perHour, 3600).catch((error) => {
+      this.logger.warn({ err: error }, 'Quota store unavailable; request allowed');
+      return null;
+    });
+    if (!outcome) return;
+    void reply.headers(quotaHeaders(outcome.report, this.clock.now()));
+    if (!outcome.allowed) {
+      request.leadflow.rateLimited = true;
+      throw quotaExceeded('per_key', outcome.report.resetSeconds);
+    }
+  }
+
+  private checkAdmin(request: FastifyRequest): void {
+    const token = this.config.adminToken;
+    if (!token) throw new DomainError('not_found', 'No such route.', null);
+    const header = request.headers.authorization;
+    const given = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    const expected = Buffer.from(token);
+    const actual = Buffer.from(given ?? '');
+    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+      throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
+    }
+  }
+
+  private checkBody(request: FastifyRequest): void {
+    const problem = request.leadflow.bodyError;
+    if (problem === 'unsupported_media_type' || problem === 'missing_content_type') {
+      throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.', {
+        content_type: request.headers['content-type'] ?? null,
+      });
+    }
+    if (problem === 'invalid_json') {
+      throw new DomainError('invalid_request', 'The body is not valid JSON.', { field: '', reason: 'invalid_json' });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { ApiKeyPrincipal, Feature, Scope } from '@leadflow/accounts-contracts';
+import type { AccountId } from '@leadflow/shared-kernel';
+
+export const REQUIRED_SCOPE = 'leadflow:required-scope';
+export const REQUIRED_FEATURE = 'leadflow:required-feature';
+export const IP_LIMIT = 'leadflow:ip-limit';
+export const RAW_BODY_ROUTE = 'leadflow:body-policy';
+
+/**
+ * Scope a `/v1` route requires (403 `insufficient_scope` with `details.required_scope`), or null for
+ * routes any active key may call (`/v1/me`, `/v1/usage`). Every `/v1` handler must carry it.
+ */
+export const RequireScope = (scope: Scope | null) => SetMetadata(REQUIRED_SCOPE, scope);
+
+/** Plan module a route needs beyond `public_api` (403 `feature_not_available` with `details.feature`). */
+export const RequireFeature = (feature: Feature) => SetMetadata(REQUIRED_FEATURE, feature);
+
+/** Per-IP limit of a route (requests per minute), refused before the key quota is consumed. */
+export interface IpLimitPolicy {
+  name: string;
+  perMinute: number;
+  /** 429 code, e.g. `rate_limited_ip`. */
+  code: string;
+  /** Use the simplified body (no `type`, no `doc_url`). */
+  simplified: boolean;
+}
+
+export const IpLimit = (policy: IpLimitPolicy) => SetMetadata(IP_LIMIT, policy);
+
+/** The principal resolved by ApiRequestGuard. */
+export const CurrentKey = createParamDecorator((_: unknown, context: ExecutionContext): ApiKeyPrincipal => {
+  const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;
+  if (!principal) throw new Error('CurrentKey used on a route without API key authentication');
+  return principal;
+});
+
+/** The calling key's account id: the first argument of every command and query. */
+export const CurrentAccount = createParamDecorator((_: unknown, context: ExecutionContext): AccountId => {
+  const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;
+  if (!principal) throw new Error('CurrentAccount used on a route without API key authentication');
+  return principal.accountId;
+});

@@ -1,0 +1,70 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { DomainError, InvalidRequestError } from '@leadflow/shared-kernel';
+import { IdempotencyStore } from './idempotency.store';
+
+const KEY_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Canonical JSON (object keys sorted) so that key order does not change the fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** See {@link Idempotent}. Runs after authentication (the key is scoped to the account). */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return from(this.handle(context, next));
+  }
+
+  private async handle(context: ExecutionContext, next: CallHandler): Promise<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return lastValueFrom(next.handle());
+    const key = Array.isArray(header) ? header.join(',') : header;
+    if (!KEY_PATTERN.test(key)) {
+      throw new InvalidRequestError('Idempotency-Key', 'invalid_format', 'Idempotency-Key must match [a-zA-Z0-9_-]{1,64}.');
+    }
+    const principal = request.leadflow.principal;
+    if (!principal) throw new Error('Idempotent route without an authenticated principal');
+    const path = request.url.split('?')[0];
+    const fingerprint = createHash('sha256').update(`${request.method} ${path} ${canonicalJson(request.body ?? null)}`).digest('hex');
+
+    const claim = await this.store.claim(principal.accountId, key, fingerprint);
+    if (claim.outcome === 'conflict') {
+      throw new DomainError(
+        'idempotency_conflict',
+        claim.reason === 'in_progress'
+          ? 'A request with this Idempotency-Key is still being processed.'
+          : 'This Idempotency-Key was already used with another payload.',
+        { reason: claim.reason },
+      );
+    }
+    if (claim.outcome === 'replay') {
+      void reply.status(claim.status).header('Idempotent-Replayed', 'true');
+      return claim.body;
+    }
+    try {
+      const body = await lastValueFrom(next.handle());
+      const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
+      await this.store.complete(principal.accountId, key, status, body);
+      return body;
+    } catch (error) {
+      await this.store.release(principal.accountId, key).catch(() => undefined);
+      throw error;
+    }
+  }
+}

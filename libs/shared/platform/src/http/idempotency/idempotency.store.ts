@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountId, Clock } from '@leadflow/shared-kernel';
+
+/** Idempotency keys live 24 hours (public-api-v1 › Limits). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type IdempotencyClaim =
+  | { outcome: 'claimed' }
+  | { outcome: 'replay'; status: number; body: unknown; createdAt: Date }
+  | { outcome: 'conflict'; reason: 'payload_mismatch' | 'in_progress' };
+
+/**
+ * PostgreSQL-backed Idempotency-Key store. `claim` inserts a `processing` row or reports what an
+ * earlier request with the same key did; `complete` stores a success for replay; `release` forgets a
+ * rejected request so the key stays usable (rejections are not stored).
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  async claim(accountId: AccountId, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
+    // An expired row is replaced in place; a live one is left untouched and read back.
+    const inserted: unknown[] = await this.db.query(
+      `INSERT INTO platform.idempotency_keys (account_id, key, fingerprint, state, created_at, expires_at)
+       VALUES ($1, $2, $3, 'processing', $4, $5)
+       ON CONFLICT (account_id, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, state = 'processing', response_status = NULL,
+             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+         WHERE platform.idempotency_keys.expires_at <= $4
+       RETURNING key`,
+      [accountId, key, fingerprint, now, expiresAt],
+    );
+    if (inserted.length > 0) return { outcome: 'claimed' };
+    const rows: { fingerprint: string; state: string; response_status: number | null; response_body: unknown; created_at: Date }[] =
+      await this.db.query(
+        `SELECT fingerprint, state, response_status, response_body, created_at
+           FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2`,
+        [accountId, key],
+      );
+    const row = rows[0];
+    if (!row) return this.claim(accountId, key, fingerprint); // released meanwhile: try again
+    if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'payload_mismatch' };
+    if (row.state !== 'completed') return { outcome: 'conflict', reason: 'in_progress' };
+    return { outcome: 'replay', status: row.response_status ?? 200, body: row.response_body, createdAt: row.created_at };
+  }
+
+  async complete(accountId: AccountId, key: string, status: number, body: unknown): Promise<void> {
+    await this.db.query(
+      `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4
+        WHERE account_id = $1 AND key = $2`,
+      [accountId, key, status, JSON.stringify(body ?? null)],
+    );
+  }
+
+  async release(accountId: AccountId, key: string): Promise<void> {
+    await this.db.query(`DELETE FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'processing'`, [
+      accountId,
+      key,
+    ]);
+  }
+
+  /** Deletes expired keys; returns how many (run by the worker). */
+  async purgeExpired(): Promise<number> {
+    const result: [unknown[], number] = await this.db.query(`DELETE FROM platform.idempotency_keys WHERE expires_at <= $1`, [
+      this.clock.now(),
+    ]);
+    return result[1] ?? 0;
+  }
+}

@@ -1,0 +1,23 @@
+import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
+
+/** What the request path attaches to a Fastify request (see fastify-setup and ApiRequestGuard). */
+export interface RequestState {
+  /** Resolved by ApiRequestGuard for `/v1` routes. */
+  principal?: ApiKeyPrincipal;
+  /** Raw request body bytes as text (signature checks verify these, never a re-serialisation). */
+  rawBody?: string;
+  /** A body problem found while parsing, raised after authentication by ApiRequestGuard. */
+  bodyError?: 'invalid_json' | 'unsupported_media_type' | 'missing_content_type';
+  /** The request came through the legacy `/api/v1` prefix. */
+  legacy?: boolean;
+  /** Set when a rate limiter refused the request (usage family `rate_limited_count`). */
+  rateLimited?: boolean;
+  /** High-resolution start, for the usage log's latency. */
+  startedAt?: bigint;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    leadflow: RequestState;
+  }
+}

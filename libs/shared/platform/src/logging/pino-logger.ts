@@ -1,0 +1,38 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** The process's JSON logger (one line per entry; Fastify adds `reqId` to request logs). */
+export function createRootLogger(level: string, name: string): Logger {
+  return pino({ name, level, base: { app: name }, timestamp: pino.stdTimeFunctions.isoTime });
+}
+
+/** Nest's logger on top of pino, so framework and application logs share one JSON stream. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly root: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, rest: unknown[]): void {
+    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    if (typeof message === 'object' && message !== null) {
+      const text = typeof rest[0] === 'string' && rest.length > 1 ? rest[0] : undefined;
+      this.root[level]({ context, ...(message as object) }, text);
+    } else {
+      this.root[level]({ context }, String(message));
+    }
+  }
+}

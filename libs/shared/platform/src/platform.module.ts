@@ -1,0 +1,55 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Clock, SystemClock } from '@leadflow/shared-kernel';
+import { ActivityLogRecord } from './activity/activity-log.record';
+import { ActivityLogWriter } from './activity/activity-log.writer';
+import { AppConfig } from './config/app-config';
+import { dataSourceOptions } from './database/data-source.factory';
+import { TransactionHost } from './database/transaction-host';
+import { IdempotencyKeyRecord } from './http/idempotency/idempotency-key.record';
+import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './http/idempotency/idempotency.store';
+import { RateLimits } from './http/rate-limits';
+import { OutboxRecord } from './outbox/outbox.record';
+import { OutboxWriter } from './outbox/outbox.writer';
+import { RedisConnection } from './redis/redis.connection';
+
+export interface PlatformModuleOptions {
+  config: AppConfig;
+  /** Defaults to the system clock; tests pass a FixedClock. */
+  clock?: Clock;
+}
+
+/**
+ * Global infrastructure shared by the api and the worker: configuration, clock, the TypeORM data
+ * source (entities auto-loaded from each context's `TypeOrmModule.forFeature`), the unit of work,
+ * outbox and activity-log writers, Redis, rate limits, idempotency store and the CQRS buses.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformModuleOptions): DynamicModule {
+    const providers = [
+      { provide: AppConfig, useValue: options.config },
+      { provide: Clock, useValue: options.clock ?? new SystemClock() },
+      TransactionHost,
+      OutboxWriter,
+      ActivityLogWriter,
+      RedisConnection,
+      RateLimits,
+      IdempotencyStore,
+      IdempotencyInterceptor,
+    ];
+    return {
+      module: PlatformModule,
+      imports: [
+        CqrsModule.forRoot(),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(options.config.databaseUrl), autoLoadEntities: true }),
+        TypeOrmModule.forFeature([OutboxRecord, ActivityLogRecord, IdempotencyKeyRecord]),
+      ],
+      providers,
+      exports: [...providers, CqrsModule, TypeOrmModule],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { AppConfig } from '../config/app-config';
+
+/**
+ * The process's shared Redis client (quota counters, per-IP limits, usage counters). Keys are
+ * prefixed with `AppConfig.redisPrefix` by `key()`, so tests running in parallel never collide.
+ */
+@Injectable()
+export class RedisConnection implements OnApplicationShutdown {
+  readonly client: Redis;
+
+  constructor(private readonly config: AppConfig) {
+    this.client = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.client.on('error', () => undefined); // reported by health checks and the callers' own errors
+  }
+
+  /** `<prefix>:<parts joined by ':'>` */
+  key(...parts: string[]): string {
+    return [this.config.redisPrefix, ...parts].join(':');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
