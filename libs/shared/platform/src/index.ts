@@ -25,3 +25,4 @@ export * from './outbox/outbox.record';
 export * from './outbox/outbox.writer';
 export * from './platform.module';
 export * from './redis/redis.connection';
+export * from './queue/queue.module';

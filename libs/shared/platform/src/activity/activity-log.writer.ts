@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, AccountId, Clock, newId } from '@leadflow/shared-kernel';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TransactionHost } from '../database/transaction-host';
 import { ActivityLogRecord } from './activity-log.record';
 
@@ -31,7 +32,7 @@ export class ActivityLogWriter {
       data: entry.data ?? {},
       createdAt: entry.at ?? this.clock.now(),
     }));
-    await this.transactions.manager.insert(ActivityLogRecord, rows);
+    await this.transactions.manager.insert(ActivityLogRecord, rows as QueryDeepPartialEntity<ActivityLogRecord>[]);
     return rows.map((row) => row.id);
   }
 }

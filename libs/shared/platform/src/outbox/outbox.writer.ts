@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IntegrationEvent } from '@leadflow/shared-kernel';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TransactionHost } from '../database/transaction-host';
 import { OutboxRecord } from './outbox.record';
 
@@ -25,7 +26,7 @@ export class OutboxWriter {
         occurredAt: event.occurredAt,
         relayedAt: null,
         relayAttempts: 0,
-      })),
+      })) as QueryDeepPartialEntity<OutboxRecord>[],
     );
   }
 }

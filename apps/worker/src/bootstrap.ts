@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Clock } from '@leadflow/shared-kernel';
+import { AppConfig, createRootLogger, PinoNestLogger } from '@leadflow/shared-platform';
+import { WorkerModule } from './worker.module';
+
+/** Builds the worker (an application context without HTTP); processors start on init. */
+export async function createWorker(config: AppConfig, clock?: Clock): Promise<INestApplicationContext> {
+  const logger = createRootLogger(config.logLevel, 'worker');
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, clock }), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

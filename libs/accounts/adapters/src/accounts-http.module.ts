@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ACCOUNTS_HANDLERS, AccountsRepository, AccountsSettings } from '@leadflow/accounts-core';
+import { AppConfig } from '@leadflow/shared-platform';
+import { ACCOUNTS_RECORDS } from './infrastructure/persistence/accounts.records';
+import { TypeOrmAccountsRepository } from './infrastructure/persistence/typeorm-accounts.repository';
+import { MeController } from './interface/http/me.controller';
+
+/** Accounts, API keys and authentication for the api app (published commands and queries included). */
+@Module({
+  imports: [TypeOrmModule.forFeature(ACCOUNTS_RECORDS)],
+  controllers: [MeController],
+  providers: [
+    ...ACCOUNTS_HANDLERS,
+    { provide: AccountsRepository, useClass: TypeOrmAccountsRepository },
+    { provide: AccountsSettings, useFactory: (config: AppConfig) => ({ defaultKeyPerHour: config.defaultKeyPerHour }), inject: [AppConfig] },
+  ],
+})
+export class AccountsHttpModule {}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { AccountId, asAccountId } from '@leadflow/shared-kernel';
+import { TransactionHost } from '@leadflow/shared-platform';
+import {
+  AccountState,
+  AccountsRepository,
+  ApiKeyState,
+  KeyWithAccount,
+  SystemState,
+  TeamMemberState,
+} from '@leadflow/accounts-core';
+import { AccountRecord, ApiKeyRecord, SystemRecord, TeamMemberRecord } from './accounts.records';
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** TypeORM implementation of {@link AccountsRepository}; every query filters on `account_id`. */
+@Injectable()
+export class TypeOrmAccountsRepository extends AccountsRepository {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  private get manager() {
+    return this.transactions.manager;
+  }
+
+  async insertAccount(account: AccountState): Promise<void> {
+    await this.manager.insert(AccountRecord, { ...account });
+  }
+
+  async findAccount(accountId: AccountId): Promise<AccountState | null> {
+    const row = await this.manager.findOneBy(AccountRecord, { id: accountId });
+    return row ? { ...row, id: asAccountId(row.id) } : null;
+  }
+
+  async updateAccount(accountId: AccountId, patch: Partial<Omit<AccountState, 'id' | 'createdAt'>>): Promise<void> {
+    if (Object.keys(patch).length > 0) await this.manager.update(AccountRecord, { id: accountId }, patch);
+  }
+
+  async insertSystems(accountId: AccountId, systems: SystemState[]): Promise<void> {
+    if (systems.length) await this.manager.insert(SystemRecord, systems.map((system) => ({ ...system, accountId })));
+  }
+
+  async listSystems(accountId: AccountId): Promise<SystemState[]> {
+    const rows = await this.manager.find(SystemRecord, { where: { accountId }, order: { isMain: 'DESC', createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(({ accountId: _accountId, ...system }) => system);
+  }
+
+  async insertTeamMembers(accountId: AccountId, members: TeamMemberState[]): Promise<void> {
+    if (members.length) await this.manager.insert(TeamMemberRecord, members.map((member) => ({ ...member, accountId })));
+  }
+
+  async listTeamMembers(accountId: AccountId): Promise<TeamMemberState[]> {
+    const rows = await this.manager.find(TeamMemberRecord, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(({ accountId: _accountId, ...member }) => member);
+  }
+
+  async insertApiKey(accountId: AccountId, key: ApiKeyState): Promise<void> {
+    await this.manager.insert(ApiKeyRecord, { ...key, accountId });
+  }
+
+  async findApiKey(accountId: AccountId, keyId: string): Promise<ApiKeyState | null> {
+    const row = await this.manager.findOneBy(ApiKeyRecord, { accountId, id: keyId });
+    if (!row) return null;
+    const { accountId: _accountId, ...key } = row;
+    return key;
+  }
+
+  async revokeApiKey(accountId: AccountId, keyId: string, at: Date): Promise<boolean> {
+    const key = await this.manager.findOneBy(ApiKeyRecord, { accountId, id: keyId });
+    if (!key) return false;
+    if (!key.revokedAt) await this.manager.update(ApiKeyRecord, { accountId, id: keyId }, { revokedAt: at });
+    return true;
+  }
+
+  async findKeyByPrefix(prefix: string): Promise<KeyWithAccount | null> {
+    const rows: Array<Record<string, unknown>> = await this.manager.query(
+      `SELECT k.id, k.account_id, k.name, k.prefix, k.secret_hash, k.scopes, k.per_hour, k.events_per_minute,
+              k.expires_at, k.revoked_at, k.last_used_at, k.created_at,
+              a.name AS account_name, a.features, a.api_terms_accepted
+         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
+        WHERE k.prefix = $1`,
+      [prefix],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id as string,
+      accountId: asAccountId(row.account_id as string),
+      name: row.name as string,
+      prefix: row.prefix as string,
+      secretHash: row.secret_hash as string,
+      scopes: row.scopes as KeyWithAccount['scopes'],
+      perHour: row.per_hour as number,
+      eventsPerMinute: row.events_per_minute as number,
+      expiresAt: (row.expires_at as Date | null) ?? null,
+      revokedAt: (row.revoked_at as Date | null) ?? null,
+      lastUsedAt: (row.last_used_at as Date | null) ?? null,
+      createdAt: row.created_at as Date,
+      accountName: row.account_name as string,
+      features: row.features as KeyWithAccount['features'],
+      apiTermsAccepted: row.api_terms_accepted as boolean,
+    };
+  }
+
+  async touchApiKey(keyId: string, at: Date): Promise<void> {
+    await this.transactions.dataSource
+      .query(
+        `UPDATE accounts.api_keys SET last_used_at = $2
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
+        [keyId, at, new Date(at.getTime() - TOUCH_INTERVAL_MS)],
+      )
+      .catch(() => undefined);
+  }
+}
