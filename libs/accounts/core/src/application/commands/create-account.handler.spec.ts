@@ -1,0 +1,96 @@
+import { FixedClock, ValidationFailedError, asAccountId } from '@leadflow/shared-kernel';
+import { CreateAccountCommand, FEATURES, PRESETS, ResolveApiKeyQuery, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
+import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
+import { ResolveApiKeyHandler } from '../queries/resolve-api-key.handler';
+import { CreateAccountHandler } from './create-account.handler';
+import { RevokeApiKeyHandler } from './api-key.handlers';
+
+describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accounts part)', () => {
+  const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
+  let repository: InMemoryAccountsRepository;
+  let handler: CreateAccountHandler;
+
+  beforeEach(() => {
+    repository = new InMemoryAccountsRepository();
+    handler = new CreateAccountHandler(repository, { defaultKeyPerHour: 1000 }, clock);
+  });
+
+  it('gives every module when features are absent, and a Main System when none is given', async () => {
+    const created = await handler.execute(new CreateAccountCommand({ name: 'Tremblay' }));
+    const account = repository.accounts.get(created.accountId)!;
+    expect(account.features).toEqual([...FEATURES]);
+    expect(account.timezone).toBe('America/Montreal');
+    expect(account.apiTermsAccepted).toBe(false);
+    expect(await repository.listSystems(asAccountId(created.accountId))).toEqual([
+      expect.objectContaining({ name: 'Main', isMain: true, isActive: true }),
+    ]);
+  });
+
+  it('makes the first active System main when none is flagged, and keeps an inactive one inactive', async () => {
+    const created = await handler.execute(
+      new CreateAccountCommand({ name: 'T', systems: [{ name: 'Laval', isActive: false }, { name: 'Québec' }] }),
+    );
+    const systems = await repository.listSystems(asAccountId(created.accountId));
+    expect(systems.find((s) => s.name === 'Québec')).toMatchObject({ isMain: true, isActive: true });
+    expect(systems.find((s) => s.name === 'Laval')).toMatchObject({ isMain: false, isActive: false });
+  });
+
+  it('refuses two main Systems with validation_error on field systems', async () => {
+    await expect(
+      handler.execute(new CreateAccountCommand({ name: 'T', systems: [{ name: 'A', isMain: true }, { name: 'B', isMain: true }] })),
+    ).rejects.toMatchObject({ code: 'validation_error', details: [{ field: 'systems', reason: 'invalid_value' }] });
+  });
+
+  it('gives preset scopes, explicit scopes overriding the preset, and the default hourly quota', async () => {
+    const created = await handler.execute(
+      new CreateAccountCommand({
+        name: 'T',
+        apiKeys: [
+          { name: 'capture', preset: 'lead_capture' },
+          { name: 'custom', preset: 'full_integration', scopes: ['contacts:read'] },
+          { name: 'full', preset: 'full_integration', perHour: 5000 },
+        ],
+      }),
+    );
+    const keyOf = (name: string) => repository.keys.get(created.apiKeys[name].id)!;
+    expect(keyOf('capture').scopes).toEqual(PRESETS.lead_capture);
+    expect(keyOf('capture').perHour).toBe(1000);
+    expect(keyOf('custom').scopes).toEqual(['contacts:read']);
+    expect(keyOf('full').perHour).toBe(5000);
+  });
+
+  it('refuses contacts:delete granted by a member not allowed to delete prospects', async () => {
+    const attempt = handler.execute(
+      new CreateAccountCommand({
+        name: 'T',
+        teamMembers: [{ email: 'marc@tremblay.test', canDeleteProspects: false }],
+        apiKeys: [{ name: 'full', preset: 'full_integration', grantedBy: 'marc@tremblay.test' }],
+      }),
+    );
+    await expect(attempt).rejects.toBeInstanceOf(ValidationFailedError);
+    await expect(attempt).rejects.toMatchObject({ details: [{ field: 'api_keys[0].granted_by', reason: 'grant_not_allowed' }] });
+  });
+
+  it('resolves an issued key to its principal until it is revoked or expires', async () => {
+    const created = await handler.execute(
+      new CreateAccountCommand({
+        name: 'T',
+        apiKeys: [
+          { name: 'full', preset: 'full_integration' },
+          { name: 'short', preset: 'lead_capture', expiresAt: new Date('2026-11-22T13:00:00.000Z') },
+        ],
+      }),
+    );
+    const resolve = new ResolveApiKeyHandler(repository, clock);
+    const principal = await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    expect(principal).toMatchObject({ keyId: created.apiKeys.full.id, accountId: created.accountId, keyName: 'full' });
+    expect(await resolve.execute(new ResolveApiKeyQuery(`${created.apiKeys.full.key}x`))).toBeNull();
+
+    await new RevokeApiKeyHandler(repository, clock).execute(new RevokeApiKeyCommand(asAccountId(created.accountId), created.apiKeys.full.id));
+    expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key))).toBeNull();
+
+    expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).not.toBeNull();
+    clock.set(new Date('2026-11-22T13:00:00.000Z'));
+    expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).toBeNull();
+  });
+});
