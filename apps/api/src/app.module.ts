@@ -2,17 +2,20 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@leadflow/shared-kernel';
 import { AccountsHttpModule } from '@leadflow/accounts-adapters';
+import { ContactsHttpModule } from '@leadflow/contacts-adapters';
+import { MessagingHttpModule } from '@leadflow/messaging-adapters';
 import { OperatorHttpModule } from '@leadflow/operator-adapters';
+import { PipelineHttpModule } from '@leadflow/pipeline-adapters';
+import { UsageHttpModule } from '@leadflow/usage-adapters';
 import {
   ApiRequestGuard,
   AppConfig,
   createValidationPipe,
   ErrorEnvelopeFilter,
-  NoopUsageRecorder,
   PlatformModule,
-  UsageRecorder,
 } from '@leadflow/shared-platform';
 import { HealthController } from './health.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -25,10 +28,9 @@ export class AppModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsHttpModule, OperatorHttpModule],
-      controllers: [HealthController],
+      imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule],
+      controllers: [HealthController, OpenApiController],
       providers: [
-        { provide: UsageRecorder, useClass: NoopUsageRecorder },
         { provide: APP_GUARD, useClass: ApiRequestGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,18 +1,27 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import type { DynamicModule } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, createRootLogger, fastifyServerOptions, installHttpContract, PinoNestLogger } from '@leadflow/shared-platform';
 import { AppModule } from './app.module';
 
+export interface CreateApiAppOptions {
+  /** Modules imported beside the contexts' HTTP modules (tests only: e.g. a controller exercising the platform). */
+  extraModules?: NonNullable<DynamicModule['imports']>;
+}
+
 /**
  * Builds the api application (not listening): Fastify with the request-id and legacy-prefix options,
  * the AppModule, and the cross-cutting HTTP contract. Used by `main.ts` and by end-to-end tests.
  */
-export async function createApiApp(config: AppConfig, clock?: Clock): Promise<NestFastifyApplication> {
+export async function createApiApp(config: AppConfig, clock?: Clock, options: CreateApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createRootLogger(config.logLevel, 'api');
-  const adapter = new FastifyAdapter({ ...fastifyServerOptions(), loggerInstance: logger});
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock }), adapter, {
+  const adapter = new FastifyAdapter({ ...fastifyServerOptions(config), loggerInstance: logger });
+  const root = AppModule.forRoot({ config, clock });
+  const extra = options.extraModules ?? [];
+  const module: DynamicModule = extra.length > 0 ? { ...root, imports: [...(root.imports ?? []), ...extra] } : root;
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
     bodyParser: false,

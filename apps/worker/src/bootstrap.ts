@@ -5,14 +5,16 @@ import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, createRootLogger, PinoNestLogger } from '@leadflow/shared-platform';
 import { WorkerModule } from './worker.module';
 
-/** Builds the worker (an application context without HTTP); processors start on init. */
+/**
+ * Builds the worker (an application context without HTTP, JSON logs through pino); processors and
+ * the outbox relay start on init. `main.ts` adds the signal handling; tests call `close()`.
+ */
 export async function createWorker(config: AppConfig, clock?: Clock): Promise<INestApplicationContext> {
   const logger = createRootLogger(config.logLevel, 'worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, clock }), {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

@@ -1,9 +1,28 @@
 import 'reflect-metadata';
-import { AppConfig } from '@leadflow/shared-platform';
+import { Logger } from '@nestjs/common';
+import { AppConfig, createRootLogger } from '@leadflow/shared-platform';
 import { createWorker } from './bootstrap';
 
-/** worker app entry point: runs until SIGINT/SIGTERM, then lets active jobs finish and closes. */
-createWorker(new AppConfig()).catch((error) => {
-  console.error(error);
+/**
+ * worker app entry point. Runs until SIGINT or SIGTERM, then shuts down in order: the outbox relay
+ * stops polling, every processor stops taking jobs and lets its active jobs finish, then queues,
+ * Redis and PostgreSQL close, and the process exits 0. A second signal during shutdown is ignored.
+ */
+async function main(): Promise<void> {
+  const config = new AppConfig();
+  const app = await createWorker(config);
+  const logger = new Logger('Worker');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => logger.log({ signal }, 'Shutdown requested'));
+  }
+  process.once('exit', (code) => logger.log({ code }, 'Worker stopped'));
+  app.enableShutdownHooks(['SIGINT', 'SIGTERM'], { useProcessExit: true });
+  // Run by `npm start` (tools/scripts/start.mjs) with an IPC channel: if that supervisor disappears, shut down too.
+  if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  logger.log({ pid: process.pid }, 'Worker started');
+}
+
+main().catch((error: unknown) => {
+  createRootLogger(process.env.LOG_LEVEL ?? 'info', 'worker').fatal({ err: error }, 'Worker failed to start');
   process.exit(1);
 });

@@ -1,19 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
-import { AppConfig, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { UsageJobsModule } from '@leadflow/usage-adapters';
+import { WorkerLifecycleModule } from './worker-lifecycle.module';
 
 export interface WorkerModuleOptions {
   config: AppConfig;
   clock?: Clock;
 }
 
-/** Composition root of the worker app: platform, BullMQ, every context's jobs module. No HTTP. */
+/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module. No HTTP. */
 @Module({})
 export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(options), QueueModule.forRoot()],
+      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule],
     };
   }
 }

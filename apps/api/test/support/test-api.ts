@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import { FixedClock } from '@leadflow/shared-kernel';
 import { createTestServices, TEST_ADMIN_TOKEN, TestServices } from '@leadflow/shared-testing';
-import { createApiApp } from '../../src/bootstrap';
+import { createApiApp, CreateApiAppOptions } from '../../src/bootstrap';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -14,6 +14,8 @@ export interface RequestOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string>;
+  /** Client address seen by the server (default 127.0.0.1): per-IP limits count by it. */
+  remoteAddress?: string;
 }
 
 export interface TestResponse {
@@ -34,9 +36,10 @@ export class TestApi {
     readonly clock: FixedClock,
   ) {}
 
-  static async start(env: Record<string, string | undefined> = {}, clock = new FixedClock()): Promise<TestApi> {
+  /** `options.extraModules`: test-only modules (e.g. a controller exercising the platform) booted beside the app's. */
+  static async start(env: Record<string, string | undefined> = {}, clock = new FixedClock(), options: CreateApiAppOptions = {}): Promise<TestApi> {
     const services = await createTestServices();
-    const app = await createApiApp(services.config(env), clock);
+    const app = await createApiApp(services.config(env), clock, options);
     return new TestApi(app, services, clock);
   }
 
@@ -48,7 +51,14 @@ export class TestApi {
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const raw = await this.app.inject({ method: options.method ?? 'GET', url: options.path, headers, payload, query: options.query });
+    const raw = await this.app.inject({
+      method: options.method ?? 'GET',
+      url: options.path,
+      headers,
+      payload,
+      query: options.query,
+      remoteAddress: options.remoteAddress,
+    });
     let body: unknown = undefined;
     if (raw.body.length > 0) {
       try {

@@ -1,1 +1,14 @@
-export {};
+export * from './application/commands/add-note.handler';
+export * from './application/commands/contact.commands';
+export * from './application/contacts-core.providers';
+export * from './application/ports/contacts.read-model.port';
+export * from './application/ports/contacts.repository.port';
+export * from './application/ports/unit-of-work.port';
+export * from './application/queries/contact.queries';
+export * from './application/views';
+export * from './domain/contact-identity';
+export * from './domain/contact.aggregate';
+export * from './domain/contacts.errors';
+export * from './domain/custom-fields';
+export * from './domain/money';
+export * from './domain/tag-rules';

@@ -1,1 +1,7 @@
-export {};
+/**
+ * Public API of the messaging context: published commands and queries and their result types.
+ * Nothing else crosses the boundary.
+ */
+export * from './provision-senders.command';
+export * from './sender';
+export * from './sender.queries';

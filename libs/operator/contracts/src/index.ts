@@ -1,1 +1,2 @@
-export {};
+/** Public API of the operator context. */
+export * from './operator-actor';

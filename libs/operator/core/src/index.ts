@@ -1,1 +1,3 @@
-export {};
+export * from './application/operator-core.providers';
+export * from './application/ports/account-activity.read-model.port';
+export * from './application/queries/list-account-activity/list-account-activity.query';

@@ -1,1 +1,3 @@
-export {};
+export * from './usage.commands';
+export * from './usage.queries';
+export * from './usage.views';

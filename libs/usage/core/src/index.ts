@@ -1,1 +1,10 @@
-export {};
+export * from './application/usage-core.providers';
+export * from './application/commands/aggregate-usage/aggregate-usage.handler';
+export * from './application/queries/get-usage/get-usage.handler';
+export * from './application/ports/usage-bucket.repository.port';
+export * from './application/ports/usage-counter.store.port';
+export * from './domain/latency-histogram.value-object';
+export * from './domain/usage-bucket';
+export * from './domain/usage-family';
+export * from './domain/usage-range.value-object';
+export * from './domain/usage-time';

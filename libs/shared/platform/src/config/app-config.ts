@@ -25,6 +25,10 @@ export class AppConfig {
   readonly defaultKeyPerHour: number;
   /** Level of the JSON logs (`silent` in tests). */
   readonly logLevel: string;
+  /** Pause between two polls of `platform.outbox` by the worker's relay when it is idle (milliseconds). */
+  readonly outboxRelayIntervalMs: number;
+  /** Outbox rows the relay locks and enqueues per transaction. */
+  readonly outboxRelayBatchSize: number;
 
   constructor(env: Record<string, string | undefined> = process.env) {
     this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
@@ -41,6 +45,8 @@ export class AppConfig {
     this.secretEncryptionKey = AppConfig.readSecretKey(env.SECRET_ENCRYPTION_KEY, this.nodeEnv);
     this.defaultKeyPerHour = Number(env.DEFAULT_KEY_PER_HOUR ?? 1000);
     this.logLevel = env.LOG_LEVEL ?? (this.nodeEnv === 'test' ? 'silent' : 'info');
+    this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
+    this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
   }
 
   /** Returns a copy with some settings replaced (tests). */

@@ -1,25 +1,30 @@
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
 import { sendError, toDomainError } from './error-envelope.filter';
+import { BODY_LIMIT_BYTES, LEGACY_DEPRECATED_AT, LEGACY_SUNSET, SERVICE_VERSION } from './http-contract.constants';
 import { UsageRecorder } from './usage-recorder.port';
-
-/** Legacy host sunset (public-api-v1 › Versioning): after this instant `/api/v1/…` answers 308. */
-export const LEGACY_SUNSET = new Date('2027-05-03T00:00:00.000Z');
-/** When the legacy prefix was deprecated (announced twelve months before the sunset). */
-export const LEGACY_DEPRECATED_AT = new Date('2026-05-03T00:00:00.000Z');
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY_FLAG = Symbol('leadflow.legacy');
 
-/** Fastify server options of the api app: request ids, legacy-prefix rewriting, body limit. */
-export function fastifyServerOptions() {
+/**
+ * Fastify server options of the api app: request ids, legacy-prefix rewriting, body limit, and
+ * `frameworkErrors`, the envelope for what the router refuses before any hook runs (malformed URL,
+ * FST_ERR_BAD_URL). Nest's own `frameworkErrors` passes those to the error handler of Fastify's default
+ * route context, which is not the one Nest installs at `app.init()`: Fastify's own JSON body went out.
+ */
+export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl'>) {
+  const logger = new Logger('Http');
   return {
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify refuses a longer path parameter by itself (414); up to this length a malformed id reaches
+    // the handler, which answers like a missing resource (404), as the contract wants.
+    routerOptions: { maxParamLength: 1024 },
     trustProxy: false,
     requestIdHeader: false as const,
     genReqId: (raw: IncomingMessage) => {
@@ -34,14 +39,43 @@ export function fastifyServerOptions() {
       }
       return url;
     },
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      request.leadflow ??= {};
+      sendError(reply, request, toDomainError(error, logger, request), config.publicBaseUrl);
+    },
   };
 }
 
+/** A route Fastify serves, as registered (`:param` placeholders, HEAD twins left out). */
+export interface RegisteredRoute {
+  method: string;
+  /** Fastify's path, e.g. `/v1/contacts/:id`. */
+  path: string;
+}
+
+const ROUTES = new WeakMap<object, RegisteredRoute[]>();
+
 /**
- * Installs the cross-cutting HTTP contract on the Fastify instance: JSON body parsing that keeps the
- * raw text and defers body errors until after authentication, `X-Request-ID` and `Service-Version`
- * on every response, legacy-prefix headers and the post-sunset 308, the usage log's completion hook,
- * and an error handler rendering the envelope for errors raised outside Nest's pipeline.
+ * Every route registered on the application's Fastify instance since {@link installHttpContract}
+ * (which runs before `app.init()`, so all of Nest's routes are in). The OpenAPI coverage test uses it.
+ */
+export function registeredRoutes(app: NestFastifyApplication): RegisteredRoute[] {
+  return [...(ROUTES.get(app.getHttpAdapter().getInstance()) ?? [])];
+}
+
+/**
+ * Installs the cross-cutting HTTP contract on the Fastify instance (call before `app.init()`):
+ * JSON body parsing that keeps the raw text and defers body problems (invalid JSON, missing,
+ * malformed or non-JSON Content-Type) until after authentication, `X-Request-ID` and
+ * `Service-Version` on every response, legacy-prefix headers and the post-sunset 308, the usage
+ * log's completion hook, and the route registry.
+ *
+ * Errors: Nest installs Fastify's error handler itself at `app.init()` (so a handler set here would be
+ * overridden, Fastify warning FSTWRN004, and was dead code). Nest's handler maps the errors Fastify
+ * raises on its own in a route's lifecycle (body too large, Content-Length mismatch, …) to an
+ * HttpException whose `cause` is the Fastify error and runs the global ErrorEnvelopeFilter on it, which
+ * renders our envelope; the router's own refusals go through `frameworkErrors` (see
+ * fastifyServerOptions). `http-contract.e2e-spec.ts` checks each of these.
  */
 export function installHttpContract(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
@@ -50,30 +84,41 @@ export function installHttpContract(app: NestFastifyApplication): void {
   const usage = app.get(UsageRecorder);
   const logger = new Logger('Http');
 
+  const routes: RegisteredRoute[] = [];
+  ROUTES.set(fastify, routes);
+  fastify.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') routes.push({ method: String(method).toUpperCase(), path: route.url });
+    }
+  });
+
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     request.leadflow.rawBody = text;
     if (text.length === 0) return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      request.leadflow.bodyError = 'invalid_json';
-      done(null, undefined);
-    }
+    const parsed = parseJsonBody(text);
+    if (parsed.ok) return done(null, parsed.value);
+    request.leadflow.bodyError = parsed.problem;
+    done(null, undefined);
   });
+  // Everything else (no Content-Type, a non-JSON one, a malformed one: see onRequest) is read, kept
+  // for the guard's 415, and never parsed. An empty body carries nothing, so it is not refused.
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
-    request.leadflow.rawBody = body as string;
-    request.leadflow.bodyError = 'unsupported_media_type';
+    const text = body as string;
+    request.leadflow.rawBody = text;
+    if (text.length > 0) {
+      request.leadflow.bodyError = request.leadflow.contentType === undefined ? 'missing_content_type' : 'unsupported_media_type';
+    }
     done(null, undefined);
   });
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    request.leadflow = { startedAt: process.hrtime.bigint() };
+    request.leadflow = { startedAt: process.hrtime.bigint(), receivedAt: clock.now() };
     void reply.header('X-Request-ID', String(request.id));
-    void reply.header('Service-Version', 'v1');
-    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-    if (hasBody && request.headers['content-type'] === undefined) request.leadflow.bodyError = 'missing_content_type';
+    void reply.header('Service-Version', SERVICE_VERSION);
+    screenContentType(request);
     if ((request.raw as IncomingMessage & { [LEGACY_FLAG]?: boolean })[LEGACY_FLAG]) {
       request.leadflow.legacy = true;
       const successor = `${config.publicBaseUrl}${request.url}`;
@@ -89,20 +134,82 @@ export function installHttpContract(app: NestFastifyApplication): void {
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const state = request.leadflow;
     if (!state?.principal) return;
-    const latencyMs = Number(process.hrtime.bigint() - (state.startedAt ?? process.hrtime.bigint())) / 1e6;
-    usage.finished({
-      principal: state.principal,
-      method: request.method,
-      route: request.routeOptions.url ?? request.url,
-      statusCode: reply.statusCode,
-      rateLimited: state.rateLimited === true,
-      latencyMs,
-      startedAt: new Date(Date.now() - latencyMs),
-    });
+    try {
+      const latencyMs = Number(process.hrtime.bigint() - (state.startedAt ?? process.hrtime.bigint())) / 1e6;
+      usage.finished({
+        principal: state.principal,
+        method: request.method,
+        route: request.routeOptions.url ?? request.url,
+        statusCode: reply.statusCode,
+        rateLimited: state.rateLimited === true,
+        latencyMs,
+        startedAt: state.receivedAt ?? clock.now(),
+      });
+    } catch (error) {
+      logger.warn({ err: error, reqId: request.id }, 'Usage recording failed');
+    }
   });
+}
 
-  fastify.setErrorHandler((error, request, reply) => {
-    request.leadflow ??= {};
-    sendError(reply, request, toDomainError(error, logger, request), config.publicBaseUrl);
-  });
+/**
+ * Fastify answers 415 by itself, before any guard, when the Content-Type header is not a well-formed
+ * media type (`garbage`, `;`, `""`). The contract wants authentication first, so such a header is
+ * set aside here (kept in `leadflow.contentType` for the error details) and the body goes to the
+ * catch-all parser, whose problem the guard raises after authentication.
+ */
+function screenContentType(request: FastifyRequest): void {
+  const header = request.headers['content-type'];
+  if (header === undefined) return;
+  request.leadflow.contentType = header;
+  if (!isWellFormedMediaType(header)) delete request.raw.headers['content-type'];
+}
+
+const TOKEN = /^[\w!#$%&'*+.^`|~-]+$/;
+const SUBTYPE = /^[\w!#$%&'*+.^`|~-]+\s*$/;
+
+/** Fastify's own validity rule for a Content-Type header (`type/subtype`, optional parameters). */
+export function isWellFormedMediaType(header: string): boolean {
+  if (header === '' || header === 'undefined') return false;
+  const semicolon = header.indexOf(';');
+  const mediaType = semicolon === -1 ? header : header.slice(0, semicolon);
+  const slash = mediaType.indexOf('/');
+  if (slash === -1) return false;
+  return TOKEN.test(mediaType.slice(0, slash).trimStart()) && SUBTYPE.test(mediaType.slice(slash + 1).trimEnd());
+}
+
+type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: 'invalid_json' | 'forbidden_json_member' };
+
+/**
+ * JSON.parse, refusing `__proto__` and `constructor.prototype` members like Fastify's default parser
+ * does (`onProtoPoisoning` / `onConstructorPoisoning`: "error"): the DTO transformation would
+ * otherwise assign them as the instance's prototype.
+ */
+export function parseJsonBody(text: string): ParsedBody {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: 'invalid_json' };
+  }
+  if ((text.includes('__proto__') || text.includes('constructor')) && hasPoisonedMember(value)) {
+    return { ok: false, problem: 'forbidden_json_member' };
+  }
+  return { ok: true, value };
+}
+
+function hasPoisonedMember(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      pending.push(...node);
+      continue;
+    }
+    if (Object.prototype.hasOwnProperty.call(node, '__proto__')) return true;
+    const ctor = Object.prototype.hasOwnProperty.call(node, 'constructor') ? (node as Record<string, unknown>).constructor : undefined;
+    if (ctor !== null && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) return true;
+    pending.push(...Object.values(node));
+  }
+  return false;
 }

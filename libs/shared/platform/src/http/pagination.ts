@@ -18,9 +18,9 @@ export function readPageRequest(query: { cursor?: unknown; limit?: unknown }, ma
   let limit = defaultLimit;
   if (query.limit !== undefined) {
     const raw = query.limit;
-    if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > maxLimit) {
-      throw new InvalidRequestError('limit', 'out_of_range', `limit must be an integer from 1 to ${maxLimit}.`);
-    }
+    const message = `limit must be an integer from 1 to ${maxLimit}.`;
+    if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new InvalidRequestError('limit', 'invalid_type', message);
+    if (Number(raw) < 1 || Number(raw) > maxLimit) throw new InvalidRequestError('limit', 'out_of_range', message);
     limit = Number(raw);
   }
   let after: KeysetPosition | null = null;

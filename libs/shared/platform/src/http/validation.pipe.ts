@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldViolation, ValidationFailedError } from '@leadflow/shared-kernel';
 
 /** class-validator constraint names → the spec's `details[].reason` values. */
@@ -34,7 +34,11 @@ const REASON_BY_CONSTRAINT: Record<string, string> = {
   unknownValue: 'invalid_type',
 };
 
-/** Flattens class-validator errors into `{ field, reason, message }` with dotted field paths. */
+/**
+ * Flattens class-validator errors into `{ field, reason, message }` with dotted field paths. A
+ * property that is absent (`undefined`) reads `required`, whatever rule it failed; a constraint may
+ * name its own reason with `context: { reason }`.
+ */
 export function toFieldViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
   const violations: FieldViolation[] = [];
   for (const error of errors) {
@@ -43,7 +47,8 @@ export function toFieldViolations(errors: ValidationError[], parent = ''): Field
     if (constraints.length > 0) {
       // The first failing constraint is the most specific one (decorators apply bottom-up).
       const [name, message] = constraints[constraints.length - 1];
-      const reason = error.contexts?.[name]?.reason ?? REASON_BY_CONSTRAINT[name] ?? 'invalid_value';
+      const absent = 'value' in error && error.value === undefined && name !== 'whitelistValidation';
+      const reason = error.contexts?.[name]?.reason ?? (absent ? 'required' : REASON_BY_CONSTRAINT[name] ?? 'invalid_value');
       violations.push({ field, reason: String(reason), message });
     }
     if (error.children?.length) violations.push(...toFieldViolations(error.children, field));
@@ -51,24 +56,40 @@ export function toFieldViolations(errors: ValidationError[], parent = ''): Field
   return violations;
 }
 
+const NOT_AN_OBJECT: FieldViolation = { field: '', reason: 'invalid_type', message: 'The body must be a JSON object.' };
+
+/**
+ * The global pipe. Bodies validated against a DTO class must be JSON objects: an array, a string, a
+ * number, `true` or `null` fails as a whole with field `""` (a missing body is validated as `{}`, so
+ * each required field is reported).
+ */
+class LeadflowValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const wholeBody = metadata.type === 'body' && !metadata.data && metadata.metatype !== undefined && this.toValidate(metadata);
+    if (wholeBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new ValidationFailedError([NOT_AN_OBJECT]);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /**
  * The global ValidationPipe: unknown fields are refused (`unknown_field`), values are transformed to
  * the DTO classes, and failures become 400 `validation_error` with `details` an array of
  * `{ field, reason, message }`. A body that is not a JSON object fails with field `""`.
+ * (Failing values are kept on the errors only to tell an absent field; they are never rendered.)
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new LeadflowValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => {
       const violations = toFieldViolations(errors);
-      return new ValidationFailedError(
-        violations.length > 0 ? violations : [{ field: '', reason: 'invalid_type', message: 'The body must be a JSON object.' }],
-      );
+      return new ValidationFailedError(violations.length > 0 ? violations : [NOT_AN_OBJECT]);
     },
   });
 }

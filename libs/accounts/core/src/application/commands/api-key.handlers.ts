@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
 import { CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
 import { AccountNotFoundError, ApiKeyNotFoundError } from '../../domain/accounts.errors';
+import { AccountsActivityLog } from '../ports/accounts-activity.port';
 import { AccountsRepository } from '../ports/accounts.repository.port';
 import { AccountsSettings } from '../ports/accounts-settings.port';
 import { issueApiKey } from './api-key-issuer';
@@ -11,26 +12,43 @@ import { issueApiKey } from './api-key-issuer';
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
   constructor(
     private readonly repository: AccountsRepository,
+    private readonly activity: AccountsActivityLog,
     private readonly settings: AccountsSettings,
     private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, spec }: CreateApiKeyCommand): Promise<IssuedApiKey> {
+  async execute({ accountId, spec, actor }: CreateApiKeyCommand): Promise<IssuedApiKey> {
     if (!(await this.repository.findAccount(accountId))) throw new AccountNotFoundError();
     const members = await this.repository.listTeamMembers(accountId);
-    return issueApiKey(this.repository, this.clock, accountId, spec, this.settings.defaultKeyPerHour, members, '');
+    return issueApiKey(
+      { repository: this.repository, activity: this.activity, clock: this.clock, defaultPerHour: this.settings.defaultKeyPerHour },
+      accountId,
+      spec,
+      { members, actor, field: '' },
+    );
   }
 }
 
-/** `POST /admin/v1/accounts/{id}/api-keys/{key_id}/revoke`: the key answers 401 from the next request. */
+/**
+ * `POST /admin/v1/accounts/{id}/api-keys/{key_id}/revoke`: the key answers 401 from the next request.
+ * Revoking a revoked key changes nothing and records nothing.
+ */
 @CommandHandler(RevokeApiKeyCommand)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
   constructor(
     private readonly repository: AccountsRepository,
+    private readonly activity: AccountsActivityLog,
     private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, keyId }: RevokeApiKeyCommand): Promise<void> {
-    if (!(await this.repository.revokeApiKey(accountId, keyId, this.clock.now()))) throw new ApiKeyNotFoundError();
+  async execute({ accountId, keyId, actor }: RevokeApiKeyCommand): Promise<void> {
+    const key = await this.repository.findApiKey(accountId, keyId);
+    if (!key) throw new ApiKeyNotFoundError();
+    if (key.revokedAt) return;
+    const now = this.clock.now();
+    if (!(await this.repository.revokeApiKey(accountId, keyId, now))) throw new ApiKeyNotFoundError();
+    await this.activity.record(accountId, [
+      { type: 'api_key_revoked', actor, data: { key_id: key.id, key_name: key.name, key_prefix: `lf_live_${key.prefix}` } },
+    ]);
   }
 }

@@ -1,5 +1,6 @@
 import { FixedClock, ValidationFailedError, asAccountId } from '@leadflow/shared-kernel';
 import { CreateAccountCommand, FEATURES, PRESETS, ResolveApiKeyQuery, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
+import { InMemoryAccountsActivityLog } from '../../testing/in-memory-accounts-activity.log';
 import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
 import { ResolveApiKeyHandler } from '../queries/resolve-api-key.handler';
 import { CreateAccountHandler } from './create-account.handler';
@@ -8,11 +9,13 @@ import { RevokeApiKeyHandler } from './api-key.handlers';
 describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accounts part)', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
   let repository: InMemoryAccountsRepository;
+  let activity: InMemoryAccountsActivityLog;
   let handler: CreateAccountHandler;
 
   beforeEach(() => {
     repository = new InMemoryAccountsRepository();
-    handler = new CreateAccountHandler(repository, { defaultKeyPerHour: 1000 }, clock);
+    activity = new InMemoryAccountsActivityLog();
+    handler = new CreateAccountHandler(repository, activity, { defaultKeyPerHour: 1000 }, clock);
   });
 
   it('gives every module when features are absent, and a Main System when none is given', async () => {
@@ -86,7 +89,7 @@ describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accoun
     expect(principal).toMatchObject({ keyId: created.apiKeys.full.id, accountId: created.accountId, keyName: 'full' });
     expect(await resolve.execute(new ResolveApiKeyQuery(`${created.apiKeys.full.key}x`))).toBeNull();
 
-    await new RevokeApiKeyHandler(repository, clock).execute(new RevokeApiKeyCommand(asAccountId(created.accountId), created.apiKeys.full.id));
+    await new RevokeApiKeyHandler(repository, activity, clock).execute(new RevokeApiKeyCommand(asAccountId(created.accountId), created.apiKeys.full.id));
     expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key))).toBeNull();
 
     expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).not.toBeNull();

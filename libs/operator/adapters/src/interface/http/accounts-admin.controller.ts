@@ -1,10 +1,27 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { CreateAccountCommand, CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
-import { asAccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  AccountView,
+  CreateAccountCommand,
+  CreateApiKeyCommand,
+  IssuedApiKey,
+  RevokeApiKeyCommand,
+  UpdateAccountCommand,
+} from '@leadflow/accounts-contracts';
+import { DefineCustomFieldsCommand } from '@leadflow/contacts-contracts';
+import { ProvisionSendersCommand } from '@leadflow/messaging-contracts';
+import { ActivityEntryView, ListAccountActivityQuery } from '@leadflow/operator-core';
+import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
+import { ProvisionPipelinesCommand } from '@leadflow/pipeline-contracts';
+import { asAccountId, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
+import { readPageRequest, TransactionHost } from '@leadflow/shared-platform';
 import { AccountBlueprintDto, ApiKeySpecDto } from './dto/account-blueprint.dto';
 import { toApiKeySpec } from './dto/api-key-spec.mapper';
+import { toPipelineSpec } from './dto/pipeline-blueprint.dto';
+import { toCustomFieldSpec } from './dto/custom-field-blueprint.dto';
+import { toSenderSpec } from './dto/sender-blueprint.dto';
+import { toAccountPatch, UpdateAccountDto } from './dto/update-account.dto';
+import { accountIdParam, apiKeyIdParam } from './uuid-or-404.pipe';
 
 /**
  * Operator API (operator-api › Operator API), behind `ADMIN_TOKEN`: account blueprints and keys.
@@ -14,6 +31,7 @@ import { toApiKeySpec } from './dto/api-key-spec.mapper';
 export class AccountsAdminController {
   constructor(
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly transactions: TransactionHost,
   ) {}
 
@@ -37,32 +55,69 @@ export class AccountsAdminController {
             canDeleteProspects: m.can_delete_prospects,
           })),
           apiKeys: blueprint.api_keys?.map(toApiKeySpec),
-        }),
+        }, OPERATOR_ACTOR),
+      );
+      const accountId = asAccountId(created.accountId);
+      const pipelines = await this.commands.execute(new ProvisionPipelinesCommand(accountId, (blueprint.pipelines ?? []).map(toPipelineSpec)));
+      const senders = await this.commands.execute(
+        new ProvisionSendersCommand(accountId, (blueprint.senders ?? []).map((sender) => toSenderSpec(sender, blueprint.name))),
+      );
+      const customFields = await this.commands.execute(
+        new DefineCustomFieldsCommand(accountId, (blueprint.custom_fields ?? []).map(toCustomFieldSpec)),
       );
       return {
         account_id: created.accountId,
         api_keys: created.apiKeys,
         systems: created.systems,
         team_members: created.teamMembers,
+        pipelines,
+        senders,
+        custom_fields: customFields,
       };
     });
   }
 
-  @Post(':account_id/api-keys')
-  createKey(
-    @Param('account_id', new ParseUUIDPipe()) accountId: string,
-    @Body() spec: ApiKeySpecDto,
-  ): Promise<IssuedApiKey> {
-    return this.commands.execute(new CreateApiKeyCommand(asAccountId(accountId), toApiKeySpec(spec)));
+  /** `PATCH /admin/v1/accounts/{id}`: features, terms, quote defaults, time zone; 200 `{ data: account }`. */
+  @Patch(':account_id')
+  async update(@Param('account_id', accountIdParam()) accountId: string, @Body() dto: UpdateAccountDto): Promise<{ data: AccountView }> {
+    const account = await this.transactions.run(() =>
+      this.commands.execute(new UpdateAccountCommand(asAccountId(accountId), toAccountPatch(dto), OPERATOR_ACTOR)),
+    );
+    return { data: account };
   }
 
+  /** One more key: 201 `{ id, key, prefix }` (the raw key is shown once). */
+  @Post(':account_id/api-keys')
+  createKey(@Param('account_id', accountIdParam()) accountId: string, @Body() spec: ApiKeySpecDto): Promise<IssuedApiKey> {
+    return this.transactions.run(() => this.commands.execute(new CreateApiKeyCommand(asAccountId(accountId), toApiKeySpec(spec), OPERATOR_ACTOR)));
+  }
+
+  /** The key stops authenticating at once (401 from the next request). 200; 404 when not the account's key. */
   @Post(':account_id/api-keys/:key_id/revoke')
   @HttpCode(200)
   async revokeKey(
-    @Param('account_id', new ParseUUIDPipe()) accountId: string,
-    @Param('key_id', new ParseUUIDPipe()) keyId: string,
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Param('key_id', apiKeyIdParam()) keyId: string,
   ): Promise<{ data: { id: string; revoked: true } }> {
-    await this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId));
+    await this.transactions.run(() => this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, OPERATOR_ACTOR)));
     return { data: { id: keyId, revoked: true } };
+  }
+
+  /**
+   * `GET /admin/v1/accounts/{id}/activity`: activity-log and timeline entries, newest first, with
+   * `cursor` and `limit` (1–100, default 20); optional exact filters `contact_id` and `type`.
+   */
+  @Get(':account_id/activity')
+  activity(@Param('account_id', accountIdParam()) accountId: string, @Query() query: Record<string, unknown>): Promise<Page<ActivityEntryView>> {
+    const page = readPageRequest(query);
+    const contactId = query.contact_id;
+    if (contactId !== undefined && !isUuid(contactId)) throw new InvalidRequestError('contact_id', 'invalid_format', 'contact_id must be a UUID.');
+    const type = query.type;
+    if (type !== undefined && (typeof type !== 'string' || type.length === 0 || type.length > 100)) {
+      throw new InvalidRequestError('type', 'invalid_format', 'type must be an activity type name.');
+    }
+    return this.queries.execute(
+      new ListAccountActivityQuery(asAccountId(accountId), { contactId: contactId ?? null, type: (type as string | undefined) ?? null }, page),
+    );
   }
 }

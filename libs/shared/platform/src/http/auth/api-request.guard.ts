@@ -129,15 +129,26 @@ export class ApiRequestGuard implements CanActivate {
     }
   }
 
+  /** Body problems found while parsing (see installHttpContract), raised once the caller is authenticated. */
   private checkBody(request: FastifyRequest): void {
     const problem = request.leadflow.bodyError;
     if (problem === 'unsupported_media_type' || problem === 'missing_content_type') {
-      throw new DomainError('unsupported_media_type', 'Send the body as Content-Type: application/json.', {
-        content_type: request.headers['content-type'] ?? null,
-      });
+      throw new DomainError(
+        'unsupported_media_type',
+        problem === 'missing_content_type'
+          ? 'The request has a body but no Content-Type: send it as Content-Type: application/json.'
+          : 'Send the body as Content-Type: application/json.',
+        { content_type: request.leadflow.contentType ?? null },
+      );
     }
     if (problem === 'invalid_json') {
       throw new DomainError('invalid_request', 'The body is not valid JSON.', { field: '', reason: 'invalid_json' });
+    }
+    if (problem === 'forbidden_json_member') {
+      throw new DomainError('invalid_request', 'The body must not contain "__proto__" or "constructor.prototype" members.', {
+        field: '',
+        reason: 'invalid_json',
+      });
     }
   }
 }

@@ -1,5 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -20,9 +19,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** See {@link Idempotent}. Runs after authentication (the key is scoped to the account). */
+/**
+ * See {@link Idempotent}. Runs after authentication (the key is scoped to the account) and before the
+ * validation pipe, so an invalid `Idempotency-Key` answers 400 `invalid_request` (`details.field`
+ * `Idempotency-Key`) first. The fingerprint is the method, the URL and the canonical JSON body.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger(IdempotencyInterceptor.name);
+
   constructor(private readonly store: IdempotencyStore) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -40,8 +45,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const principal = request.leadflow.principal;
     if (!principal) throw new Error('Idempotent route without an authenticated principal');
-    const path = request.url.split('?')[0];
-    const fingerprint = createHash('sha256').update(`${request.method} ${path} ${canonicalJson(request.body ?? null)}`).digest('hex');
+    // The URL as routed (the legacy `/api` prefix already removed), query string included.
+    const fingerprint = createHash('sha256').update(`${request.method} ${request.url} ${canonicalJson(request.body ?? null)}`).digest('hex');
 
     const claim = await this.store.claim(principal.accountId, key, fingerprint);
     if (claim.outcome === 'conflict') {
@@ -57,14 +62,21 @@ export class IdempotencyInterceptor implements NestInterceptor {
       void reply.status(claim.status).header('Idempotent-Replayed', 'true');
       return claim.body;
     }
+    let body: unknown;
     try {
-      const body = await lastValueFrom(next.handle());
-      const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
-      await this.store.complete(principal.accountId, key, status, body);
-      return body;
+      body = await lastValueFrom(next.handle());
     } catch (error) {
+      // Rejections (validation, business rules, 5xx) are not stored: the key stays usable.
       await this.store.release(principal.accountId, key).catch(() => undefined);
       throw error;
     }
+    // Nest set the route's status (@HttpCode or 201/200) before the handler ran; a handler may have
+    // changed it (`@Res({ passthrough: true })`), so the reply holds the status actually sent.
+    // The work is done: failing to store it must not turn the success into a 500. The key then stays
+    // `processing` (retries get 409 until it expires), which never runs the request twice.
+    await this.store.complete(principal.accountId, key, reply.statusCode, body).catch((error: unknown) => {
+      this.logger.error({ err: error, reqId: request.id }, 'Idempotency-Key response could not be stored');
+    });
+    return body;
   }
 }

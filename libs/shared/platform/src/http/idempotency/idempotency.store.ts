@@ -48,14 +48,20 @@ export class IdempotencyStore {
     if (!row) return this.claim(accountId, key, fingerprint); // released meanwhile: try again
     if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'payload_mismatch' };
     if (row.state !== 'completed') return { outcome: 'conflict', reason: 'in_progress' };
-    return { outcome: 'replay', status: row.response_status ?? 200, body: row.response_body, createdAt: row.created_at };
+    const stored = row.response_body;
+    const body = typeof stored === 'string' ? JSON.parse(stored) : stored;
+    return { outcome: 'replay', status: row.response_status ?? 200, body, createdAt: row.created_at };
   }
 
+  /**
+   * Stores the response for replay. The body is kept as its JSON text (a jsonb string): a jsonb object
+   * would reorder the members, and a replay must send the same body as the original.
+   */
   async complete(accountId: AccountId, key: string, status: number, body: unknown): Promise<void> {
     await this.db.query(
       `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4
         WHERE account_id = $1 AND key = $2`,
-      [accountId, key, status, JSON.stringify(body ?? null)],
+      [accountId, key, status, JSON.stringify(JSON.stringify(body ?? null))],
     );
   }
 

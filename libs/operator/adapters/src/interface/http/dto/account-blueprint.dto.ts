@@ -16,6 +16,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { FEATURES, PRESETS, SCOPES } from '@leadflow/accounts-contracts';
+import { PipelineBlueprintDto } from './pipeline-blueprint.dto';
+import { CustomFieldBlueprintDto } from './custom-field-blueprint.dto';
+import { SenderBlueprintDto } from './sender-blueprint.dto';
+import { IsIanaTimezone } from './timezone.validator';
 
 export class QuoteDefaultsDto {
   @IsOptional() @IsInt() @Min(1) @Max(365) validity_days?: number;
@@ -53,11 +57,14 @@ export class ApiKeySpecDto {
 /** The members of the account blueprint owned by the accounts context. */
 export class AccountBlueprintDto {
   @IsString() @Length(1, 200) name!: string;
-  @IsOptional() @IsString() @MaxLength(64) timezone?: string;
+  @IsOptional() @IsString() @MaxLength(64) @IsIanaTimezone() timezone?: string;
   @IsOptional() @IsArray() @IsIn(FEATURES, { each: true }) features?: (typeof FEATURES)[number][];
   @IsOptional() @IsBoolean() api_terms_accepted?: boolean;
   @IsOptional() @ValidateNested() @Type(() => QuoteDefaultsDto) quote_defaults?: QuoteDefaultsDto;
   @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => SystemDto) systems?: SystemDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => TeamMemberDto) team_members?: TeamMemberDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => ApiKeySpecDto) api_keys?: ApiKeySpecDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => PipelineBlueprintDto) pipelines?: PipelineBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => SenderBlueprintDto) senders?: SenderBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => CustomFieldBlueprintDto) custom_fields?: CustomFieldBlueprintDto[];
 }

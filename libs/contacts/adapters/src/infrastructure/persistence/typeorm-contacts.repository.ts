@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AccountId, isUuid } from '@leadflow/shared-kernel';
+import { TransactionHost } from '@leadflow/shared-platform';
+import {
+  ContactsRepository,
+  ContactState,
+  CustomFieldDefinition,
+  Identity,
+  IdentityKind,
+  IdentityOwner,
+  IdentityTakenError,
+  NoteState,
+  TagNameTakenError,
+  TagState,
+} from '@leadflow/contacts-core';
+import { ContactMapper, uniqueViolation } from './contact.mapper';
+import { ContactNoteRecord, ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
+
+/** Longest merge chain followed (chains are acyclic by construction; this only bounds a corrupted one). */
+const MAX_MERGE_DEPTH = 50;
+
+function kindOfViolation(detail: string | undefined): IdentityKind {
+  return detail && /\bphone\b/.test(detail) ? 'phone' : 'email';
+}
+
+/** TypeORM implementation of {@link ContactsRepository}; every statement filters on `account_id`. */
+@Injectable()
+export class TypeOrmContactsRepository extends ContactsRepository {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  private get manager() {
+    return this.transactions.manager;
+  }
+
+  async findContact(accountId: AccountId, contactId: string, options: { lock?: boolean } = {}): Promise<ContactState | null> {
+    if (!isUuid(contactId)) return null;
+    const query = this.manager
+      .createQueryBuilder(ContactRecord, 'c')
+      .where('c.account_id = :accountId AND c.id = :contactId', { accountId, contactId });
+    if (options.lock && this.transactions.inTransaction) query.setLock('pessimistic_write');
+    const row = await query.getOne();
+    return row ? ContactMapper.toState(row) : null;
+  }
+
+  async insertContact(contact: ContactState): Promise<void> {
+    await this.manager.insert(ContactRecord, ContactMapper.toRecord(contact) as QueryDeepPartialEntity<ContactRecord>);
+    const identities = [
+      ...(contact.email ? [{ kind: 'email', value: contact.email }] : []),
+      ...(contact.phone ? [{ kind: 'phone', value: contact.phone }] : []),
+    ];
+    if (identities.length === 0) return;
+    try {
+      await this.manager.query(
+        `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at)
+         SELECT $1, $2, kind, value, true, $3 FROM unnest($4::text[], $5::text[]) AS i(kind, value)`,
+        [contact.accountId, contact.id, contact.createdAt, identities.map((i) => i.kind), identities.map((i) => i.value)],
+      );
+    } catch (error) {
+      const violation = uniqueViolation(error);
+      if (violation) throw new IdentityTakenError(kindOfViolation(violation.detail));
+      throw error;
+    }
+  }
+
+  async updateContact(contact: ContactState): Promise<void> {
+    const { id, accountId, createdAt: _createdAt, ...columns } = ContactMapper.toRecord(contact);
+    await this.manager.update(ContactRecord, { accountId, id }, columns as QueryDeepPartialEntity<ContactRecord>);
+  }
+
+  async setPrimaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string | null, at: Date): Promise<void> {
+    await this.manager.query(
+      `DELETE FROM contacts.contact_identities
+        WHERE account_id = $1 AND contact_id = $2 AND kind = $3 AND is_primary AND ($4::text IS NULL OR value <> $4::text)`,
+      [accountId, contactId, kind, value],
+    );
+    if (value === null) return;
+    const rows: unknown[] = await this.manager.query(
+      `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at)
+       VALUES ($1, $2, $3, $4, true, $5)
+       ON CONFLICT (account_id, kind, value) DO UPDATE SET is_primary = true
+         WHERE contacts.contact_identities.contact_id = EXCLUDED.contact_id
+       RETURNING contact_id`,
+      [accountId, contactId, kind, value, at],
+    );
+    if (rows.length === 0) throw new IdentityTakenError(kind);
+  }
+
+  async findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]> {
+    if (identities.length === 0) return [];
+    const rows: { kind: IdentityKind; value: string; contact_id: string; survivor_id: string }[] = await this.manager.query(
+      `WITH RECURSIVE chain AS (
+         SELECT i.kind, i.value, i.contact_id, c.id AS current_id, c.merged_into_id, 0 AS depth
+           FROM contacts.contact_identities i
+           JOIN contacts.contacts c ON c.account_id = i.account_id AND c.id = i.contact_id
+          WHERE i.account_id = $1 AND (i.kind, i.value) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+         UNION ALL
+         SELECT chain.kind, chain.value, chain.contact_id, c.id, c.merged_into_id, chain.depth + 1
+           FROM chain JOIN contacts.contacts c ON c.account_id = $1 AND c.id = chain.merged_into_id
+          WHERE chain.depth < ${MAX_MERGE_DEPTH}
+       )
+       SELECT kind, value, contact_id, current_id AS survivor_id FROM chain WHERE merged_into_id IS NULL`,
+      [accountId, identities.map((identity) => identity.kind), identities.map((identity) => identity.value)],
+    );
+    return rows.map((row) => ({ kind: row.kind, value: row.value, contactId: row.contact_id, survivorId: row.survivor_id }));
+  }
+
+  async absorbedInto(accountId: AccountId, contactId: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.manager.query(
+      `WITH RECURSIVE absorbed AS (
+         SELECT id, 1 AS depth FROM contacts.contacts WHERE account_id = $1 AND merged_into_id = $2
+         UNION ALL
+         SELECT c.id, absorbed.depth + 1
+           FROM contacts.contacts c JOIN absorbed ON c.account_id = $1 AND c.merged_into_id = absorbed.id
+          WHERE absorbed.depth < ${MAX_MERGE_DEPTH}
+       )
+       SELECT DISTINCT id FROM absorbed`,
+      [accountId, contactId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async deleteContacts(accountId: AccountId, contactIds: readonly string[]): Promise<void> {
+    if (contactIds.length === 0) return;
+    const ids = [...contactIds];
+    for (const table of ['contact_identities', 'contact_tags', 'contact_notes']) {
+      await this.manager.query(`DELETE FROM contacts.${table} WHERE account_id = $1 AND contact_id = ANY($2::uuid[])`, [accountId, ids]);
+    }
+    await this.manager.query(`DELETE FROM contacts.contacts WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, ids]);
+  }
+
+  async listDefinitions(accountId: AccountId): Promise<CustomFieldDefinition[]> {
+    const rows = await this.manager.find(CustomFieldDefinitionRecord, { where: { accountId }, order: { position: 'ASC', id: 'ASC' } });
+    return rows.map(ContactMapper.toDefinition);
+  }
+
+  async insertDefinitions(accountId: AccountId, definitions: readonly CustomFieldDefinition[], at: Date): Promise<void> {
+    if (definitions.length === 0) return;
+    const [{ next }]: { next: number }[] = await this.manager.query(
+      `SELECT COALESCE(MAX(position), -1) + 1 AS next FROM contacts.custom_field_definitions WHERE account_id = $1`,
+      [accountId],
+    );
+    await this.manager.insert(
+      CustomFieldDefinitionRecord,
+      definitions.map((definition, index) => ({
+        id: definition.id,
+        accountId,
+        name: definition.name,
+        type: definition.type,
+        options: definition.options,
+        position: Number(next) + index,
+        createdAt: at,
+      })),
+    );
+  }
+
+  async findTags(accountId: AccountId, tagIds: readonly string[]): Promise<TagState[]> {
+    const ids = tagIds.filter(isUuid);
+    if (ids.length === 0) return [];
+    const rows = await this.manager.find(TagRecord, { where: { accountId, id: In(ids) } });
+    return rows.map(ContactMapper.toTag);
+  }
+
+  async findTagBySystemKey(accountId: AccountId, systemKey: string): Promise<TagState | null> {
+    const row = await this.manager.findOneBy(TagRecord, { accountId, systemKey });
+    return row ? ContactMapper.toTag(row) : null;
+  }
+
+  async tagNameExists(accountId: AccountId, name: string): Promise<boolean> {
+    return this.manager.existsBy(TagRecord, { accountId, name });
+  }
+
+  async insertTag(accountId: AccountId, tag: TagState): Promise<void> {
+    try {
+      await this.manager.insert(TagRecord, { ...tag, accountId });
+    } catch (error) {
+      if (uniqueViolation(error)) throw new TagNameTakenError(tag.name);
+      throw error;
+    }
+  }
+
+  async insertTagIfAbsent(accountId: AccountId, tag: TagState): Promise<boolean> {
+    const rows: unknown[] = await this.manager.query(
+      `INSERT INTO contacts.tags (id, account_id, name, color, description, category, system_key, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [tag.id, accountId, tag.name, tag.color, tag.description, tag.category, tag.systemKey, tag.createdAt, tag.updatedAt],
+    );
+    return rows.length > 0;
+  }
+
+  async contactTagIds(accountId: AccountId, contactId: string): Promise<string[]> {
+    const rows: { tag_id: string }[] = await this.manager.query(
+      `SELECT tag_id FROM contacts.contact_tags WHERE account_id = $1 AND contact_id = $2`,
+      [accountId, contactId],
+    );
+    return rows.map((row) => row.tag_id);
+  }
+
+  async attachTags(accountId: AccountId, contactId: string, tagIds: readonly string[], at: Date): Promise<string[]> {
+    if (tagIds.length === 0) return [];
+    const rows: { tag_id: string }[] = await this.manager.query(
+      `INSERT INTO contacts.contact_tags (account_id, contact_id, tag_id, created_at)
+       SELECT $1, $2, tag_id, $3 FROM unnest($4::uuid[]) AS t(tag_id)
+       ON CONFLICT DO NOTHING RETURNING tag_id`,
+      [accountId, contactId, at, [...tagIds]],
+    );
+    return rows.map((row) => row.tag_id);
+  }
+
+  async detachTag(accountId: AccountId, contactId: string, tagId: string): Promise<boolean> {
+    // TypeORM answers a DELETE with [rows, affected count].
+    const [, affected]: [unknown[], number] = await this.manager.query(
+      `DELETE FROM contacts.contact_tags WHERE account_id = $1 AND contact_id = $2 AND tag_id = $3`,
+      [accountId, contactId, tagId],
+    );
+    return affected > 0;
+  }
+
+  async insertNote(accountId: AccountId, note: NoteState): Promise<void> {
+    await this.manager.insert(ContactNoteRecord, { ...note, accountId });
+  }
+}

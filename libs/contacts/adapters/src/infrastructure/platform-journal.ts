@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
+import { ActivityLogWriter, OutboxWriter, TransactionHost } from '@leadflow/shared-platform';
+import { ContactJournal, JournalEntry, UnitOfWork } from '@leadflow/contacts-core';
+
+/** {@link UnitOfWork} on shared-platform's TransactionHost (nested runs join the outer transaction). */
+@Injectable()
+export class PlatformUnitOfWork extends UnitOfWork {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.transactions.run(() => work());
+  }
+}
+
+/** {@link ContactJournal} on `platform.activity_log` and `platform.outbox`, in the current transaction. */
+@Injectable()
+export class PlatformContactJournal extends ContactJournal {
+  constructor(
+    private readonly activityLog: ActivityLogWriter,
+    private readonly outbox: OutboxWriter,
+  ) {
+    super();
+  }
+
+  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
+    await this.activityLog.record(accountId, entries);
+    await this.outbox.append(events);
+  }
+}

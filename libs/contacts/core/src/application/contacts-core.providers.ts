@@ -1,0 +1,37 @@
+import { AddNoteHandler } from './commands/add-note.handler';
+import {
+  ArchiveContactHandler,
+  DisqualifyContactHandler,
+  MergeContactHandler,
+  UnarchiveContactHandler,
+  UnmergeContactHandler,
+} from './commands/contact-lifecycle.handlers';
+import { AttachTagsHandler, DetachTagHandler } from './commands/contact-tags.handlers';
+import { CreateContactHandler } from './commands/create-contact.handler';
+import { DefineCustomFieldsHandler } from './commands/define-custom-fields.handler';
+import { DeleteContactHandler } from './commands/delete-contact.handler';
+import { CreateTagHandler, EnsureCampaignTagHandler } from './commands/tags.handlers';
+import { UpdateContactHandler } from './commands/update-contact.handler';
+import { GetContactHandler, GetContactTimelineHandler, ListContactsHandler, ListTagsHandler } from './queries/contact.query-handlers';
+
+/** Every command and query handler of the contacts context (registered by its adapters modules). */
+export const CONTACTS_HANDLERS = [
+  CreateContactHandler,
+  UpdateContactHandler,
+  DeleteContactHandler,
+  AttachTagsHandler,
+  DetachTagHandler,
+  AddNoteHandler,
+  CreateTagHandler,
+  EnsureCampaignTagHandler,
+  DefineCustomFieldsHandler,
+  ArchiveContactHandler,
+  UnarchiveContactHandler,
+  MergeContactHandler,
+  UnmergeContactHandler,
+  DisqualifyContactHandler,
+  ListContactsHandler,
+  GetContactHandler,
+  GetContactTimelineHandler,
+  ListTagsHandler,
+];

@@ -1,0 +1,14 @@
+import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import type { SenderSpec } from '@leadflow/messaging-contracts';
+
+/** Blueprint `senders[]`: the response keys it by the lowercased email. */
+export class SenderBlueprintDto {
+  @IsDefined() @IsEmail() @MaxLength(320) email!: string;
+  /** Defaults to the account's name. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string | null;
+  @IsOptional() @IsBoolean() is_default?: boolean | null;
+}
+
+export function toSenderSpec(dto: SenderBlueprintDto, accountName: string): SenderSpec {
+  return { email: dto.email, name: dto.name ?? accountName, isDefault: dto.is_default ?? null };
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { AccountId, DomainError } from '@leadflow/shared-kernel';
+import { TransactionHost } from '@leadflow/shared-platform';
+import { ExistingPipeline, Pipeline, PipelineRepository } from '@leadflow/pipeline-core';
+import { PipelineRecord, StageRecord } from './pipeline.records';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** TypeORM implementation of {@link PipelineRepository}; every query filters on `account_id`. */
+@Injectable()
+export class TypeOrmPipelineRepository extends PipelineRepository {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  async listExisting(accountId: AccountId): Promise<ExistingPipeline[]> {
+    const rows: Array<{ slug: string; is_default: boolean; dashboard_order: number; stage_count: number }> = await this.transactions.manager.query(
+      `SELECT p.slug, p.is_default, p.dashboard_order,
+              (SELECT count(*)::int FROM pipeline.stages s WHERE s.account_id = p.account_id AND s.pipeline_id = p.id) AS stage_count
+         FROM pipeline.pipelines p
+        WHERE p.account_id = $1`,
+      [accountId],
+    );
+    return rows.map((row) => ({ slug: row.slug, isDefault: row.is_default, dashboardOrder: row.dashboard_order, stageCount: row.stage_count }));
+  }
+
+  async insert(accountId: AccountId, pipelines: readonly Pipeline[]): Promise<void> {
+    if (pipelines.length === 0) return;
+    const manager = this.transactions.manager;
+    try {
+      await manager.insert(
+        PipelineRecord,
+        pipelines.map(({ stages: _stages, ...pipeline }) => ({ ...pipeline, accountId })),
+      );
+      const stages = pipelines.flatMap((pipeline) => pipeline.stages.map((stage) => ({ ...stage, accountId, pipelineId: pipeline.id })));
+      if (stages.length > 0) await manager.insert(StageRecord, stages);
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw new DomainError('duplicate_resource', 'A pipeline slug or default was taken concurrently.', { resource: 'pipeline', reason: 'duplicate' });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { ProvisionPipelinesHandler } from './commands/provision-pipelines/provision-pipelines.handler';
+import {
+  FindPipelineHandler,
+  FindStageBySlugHandler,
+  FindStageHandler,
+  ListPipelinesHandler,
+  ListStagesHandler,
+} from './queries/pipeline.query-handlers';
+
+/** Every command and query handler of the pipeline context (registered by its adapters modules). */
+export const PIPELINE_HANDLERS = [
+  ProvisionPipelinesHandler,
+  ListPipelinesHandler,
+  FindPipelineHandler,
+  FindStageHandler,
+  FindStageBySlugHandler,
+  ListStagesHandler,
+];

@@ -1,0 +1,40 @@
+import { isWellFormedMediaType, parseJsonBody } from './fastify-setup';
+
+describe('isWellFormedMediaType (the rule Fastify applies before parsing)', () => {
+  it.each([['application/json'], ['application/json; charset=utf-8'], ['Application/JSON'], ['text/plain'], ['application/vnd.api+json'], ['multipart/form-data; boundary=x']])(
+    'accepts %s',
+    (header) => expect(isWellFormedMediaType(header)).toBe(true),
+  );
+
+  it.each([[''], ['garbage'], ['undefined'], ['/json'], ['application/'], ['appli cation/json'], ['; charset=utf-8'], ['application/js on']])(
+    'refuses %j',
+    (header) => expect(isWellFormedMediaType(header)).toBe(false),
+  );
+});
+
+describe('parseJsonBody', () => {
+  it('parses JSON', () => {
+    expect(parseJsonBody('{"a":[1,{"b":null}]}')).toEqual({ ok: true, value: { a: [1, { b: null }] } });
+    expect(parseJsonBody('"text"')).toEqual({ ok: true, value: 'text' });
+  });
+
+  it.each([['{'], ['{a:1}'], [''], ['  '], ["{'a':1}"], ['{"a":1} x']])('reports invalid JSON %j', (text) => {
+    expect(parseJsonBody(text)).toEqual({ ok: false, problem: 'invalid_json' });
+  });
+
+  it.each([
+    ['{"__proto__":{"x":1}}'],
+    ['{"a":[{"b":{"__proto__":{}}}]}'],
+    ['{"constructor":{"prototype":{"x":1}}}'],
+    ['{"a":{"constructor":{"prototype":null}}}'],
+  ])('refuses prototype poisoning %s', (text) => {
+    expect(parseJsonBody(text)).toEqual({ ok: false, problem: 'forbidden_json_member' });
+  });
+
+  it('accepts harmless members named constructor', () => {
+    expect(parseJsonBody('{"constructor":"Acme","note":"__proto__ in a value"}')).toEqual({
+      ok: true,
+      value: { constructor: 'Acme', note: '__proto__ in a value' },
+    });
+  });
+});

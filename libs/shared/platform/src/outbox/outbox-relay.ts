@@ -1,0 +1,254 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { Clock } from '@leadflow/shared-kernel';
+import { AppConfig } from '../config/app-config';
+import { bullConnection } from '../queue/queue.module';
+import { INTEGRATION_EVENT_JOB_OPTIONS, INTEGRATION_EVENTS_QUEUE, IntegrationEventJob } from './integration-event.job';
+
+/** Tuning of the relay; `AppConfig` gives the poll interval and batch size. */
+export interface OutboxRelaySettings {
+  /** Pause between polls when the outbox is empty (ms). A full batch is followed at once by the next. */
+  intervalMs: number;
+  /** Rows locked and enqueued per transaction. */
+  batchSize: number;
+  /** Longest wait for Redis on one enqueue before the batch counts as failed and its locks are released (ms). */
+  enqueueTimeoutMs: number;
+  /** Ceiling of the exponential backoff after consecutive failures (ms). */
+  maxBackoffMs: number;
+  /** Start polling when the application boots (the worker); false leaves it to `start()` / `relayBatch()`. */
+  autoStart: boolean;
+}
+
+export const OUTBOX_RELAY_SETTINGS = Symbol('OUTBOX_RELAY_SETTINGS');
+
+/** What one pass did: ids enqueued and marked, or ids left unrelayed (their `relay_attempts` went up). */
+export interface OutboxRelayBatch {
+  relayed: string[];
+  failed: string[];
+  error?: unknown;
+}
+
+interface OutboxRow {
+  id: string;
+  sequence: string;
+  account_id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  actor: IntegrationEventJob['actor'];
+  occurred_at: Date;
+}
+
+class EnqueueTimeout extends Error {
+  constructor(milliseconds: number) {
+    super(`Redis did not answer within ${milliseconds} ms`);
+  }
+}
+
+function within<T>(work: Promise<T>, milliseconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new EnqueueTimeout(milliseconds)), milliseconds);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The worker's transactional-outbox relay (ARCHITECTURE › Writes, events and the worker).
+ *
+ * Each pass, in one PostgreSQL transaction: lock the oldest unrelayed rows of `platform.outbox`
+ * (`FOR UPDATE SKIP LOCKED`, so concurrent relays never take the same row), add them to the
+ * `integration-events` BullMQ queue (`jobId` = event id), then set `relayed_at`. When Redis does not
+ * answer, the rows stay unrelayed with `relay_attempts` incremented, the locks are released, and the
+ * relay backs off exponentially before trying again: nothing is lost. A row whose enqueue succeeded
+ * but whose commit failed is enqueued again later; the job id keeps that to one job.
+ *
+ * The relay has its own Redis connection without an offline queue, so an enqueue fails fast while
+ * Redis is down instead of piling up in memory, and never holds row locks longer than
+ * `enqueueTimeoutMs`.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly settings: OutboxRelaySettings;
+  private queue: Queue | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private running = false;
+  private consecutiveFailures = 0;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @Optional() @Inject(OUTBOX_RELAY_SETTINGS) settings: Partial<OutboxRelaySettings> | null = null,
+  ) {
+    this.settings = {
+      intervalMs: config.outboxRelayIntervalMs,
+      batchSize: config.outboxRelayBatchSize,
+      enqueueTimeoutMs: 5000,
+      maxBackoffMs: 30_000,
+      autoStart: true,
+      ...(settings ?? {}),
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.settings.autoStart) this.start();
+  }
+
+  /** Shutdown step one (before workers drain and connections close): stop polling, finish the current pass. */
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts polling (idempotent). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.logger.log({ intervalMs: this.settings.intervalMs, batchSize: this.settings.batchSize }, 'Outbox relay started');
+    this.schedule(0);
+  }
+
+  /** Stops polling, waits for the pass in progress, closes the relay's Redis connection. */
+  async stop(): Promise<void> {
+    const wasRunning = this.running;
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.inFlight;
+    const queue = this.queue;
+    this.queue = null;
+    if (queue) await within(queue.close(), 2000).catch(() => queue.disconnect().catch(() => undefined));
+    if (wasRunning) this.logger.log('Outbox relay stopped');
+  }
+
+  /**
+   * One pass: locks up to `batchSize` unrelayed rows in sequence order, enqueues them and marks them
+   * relayed, all in one transaction. Never throws for Redis trouble (reported in the result); throws
+   * when PostgreSQL fails.
+   */
+  async relayBatch(): Promise<OutboxRelayBatch> {
+    return this.db.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, sequence::text AS sequence, account_id, type, payload, actor, occurred_at
+           FROM platform.outbox
+          WHERE relayed_at IS NULL
+          ORDER BY sequence
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        [this.settings.batchSize],
+      );
+      if (rows.length === 0) return { relayed: [], failed: [] };
+      const ids = rows.map((row) => row.id);
+      try {
+        await this.enqueue(rows);
+      } catch (error) {
+        await manager.query(`UPDATE platform.outbox SET relay_attempts = relay_attempts + 1 WHERE id = ANY($1::uuid[])`, [ids]);
+        return { relayed: [], failed: ids, error };
+      }
+      await manager.query(
+        `UPDATE platform.outbox SET relayed_at = $2, relay_attempts = relay_attempts + 1 WHERE id = ANY($1::uuid[])`,
+        [ids, this.clock.now()],
+      );
+      return { relayed: ids, failed: [] };
+    });
+  }
+
+  private async enqueue(rows: OutboxRow[]): Promise<void> {
+    const queue = this.producer();
+    const timeout = this.settings.enqueueTimeoutMs;
+    // Waits for the first connection without issuing commands: while Redis has never answered,
+    // nothing is queued in memory; once connected, commands fail fast when the link drops.
+    await within(queue.waitUntilReady(), timeout).catch((error: unknown) => {
+      // A timeout means "still connecting". Anything else left BullMQ's connection unusable
+      // (e.g. the link dropped during its start-up checks): start over with a new one.
+      if (!(error instanceof EnqueueTimeout)) this.discardProducer(queue);
+      throw error;
+    });
+    await within(
+      queue.addBulk(
+        rows.map((row) => ({
+          name: row.type,
+          data: {
+            id: row.id,
+            sequence: row.sequence,
+            type: row.type,
+            accountId: row.account_id,
+            occurredAt: new Date(row.occurred_at).toISOString(),
+            payload: row.payload,
+            actor: row.actor,
+          } satisfies IntegrationEventJob,
+          opts: { jobId: row.id },
+        })),
+      ),
+      timeout,
+    );
+  }
+
+  private producer(): Queue {
+    if (!this.queue) {
+      const queue = new Queue(INTEGRATION_EVENTS_QUEUE, {
+        connection: {
+          ...bullConnection(this.config.redisUrl),
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          connectTimeout: this.settings.enqueueTimeoutMs,
+          retryStrategy: (times: number) => Math.min(200 * times, 5000),
+        },
+        prefix: `${this.config.redisPrefix}:bull`,
+        defaultJobOptions: INTEGRATION_EVENT_JOB_OPTIONS,
+      });
+      queue.on('error', () => undefined); // connection errors surface as failed passes, logged below
+      this.queue = queue;
+    }
+    return this.queue;
+  }
+
+  private discardProducer(queue: Queue): void {
+    if (this.queue === queue) this.queue = null;
+    void queue.disconnect().catch(() => undefined);
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.tick().finally(() => (this.inFlight = null));
+    }, delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    let delay = this.settings.intervalMs;
+    try {
+      const batch = await this.relayBatch();
+      if (batch.error !== undefined) {
+        delay = this.failed('Outbox relay could not enqueue; rows stay in the outbox', batch.error, batch.failed.length);
+      } else {
+        if (this.consecutiveFailures > 0) this.logger.log({ failures: this.consecutiveFailures }, 'Outbox relay recovered');
+        this.consecutiveFailures = 0;
+        if (batch.relayed.length > 0) this.logger.debug({ relayed: batch.relayed.length }, 'Outbox rows relayed');
+        if (batch.relayed.length === this.settings.batchSize) delay = 0; // backlog: keep going
+      }
+    } catch (error) {
+      delay = this.failed('Outbox relay pass failed (database)', error, 0);
+    }
+    this.schedule(delay);
+  }
+
+  /** Records a failed pass and returns the backoff before the next one. */
+  private failed(message: string, error: unknown, rows: number): number {
+    this.consecutiveFailures += 1;
+    const backoff = Math.min(this.settings.intervalMs * 2 ** Math.min(this.consecutiveFailures, 16), this.settings.maxBackoffMs);
+    this.logger.warn(
+      { err: error instanceof Error ? error.message : String(error), rows, failures: this.consecutiveFailures, retryInMs: backoff },
+      message,
+    );
+    return backoff;
+  }
+}

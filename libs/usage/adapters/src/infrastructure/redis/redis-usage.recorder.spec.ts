@@ -1,0 +1,157 @@
+import { Logger } from '@nestjs/common';
+import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
+import { asAccountId, FixedClock } from '@leadflow/shared-kernel';
+import type { RedisConnection, RequestOutcome } from '@leadflow/shared-platform';
+import { RedisUsageRecorder } from './redis-usage.recorder';
+import { UsageRedisKeys } from './usage-redis-keys';
+
+/** A Redis stand-in that records each MULTI/EXEC and answers as told (a fake, not a mock library). */
+class FakeRedis {
+  readonly transactions: string[][][] = [];
+  failExec = false;
+  throwOnMulti = false;
+
+  readonly client = {
+    multi: () => {
+      if (this.throwOnMulti) throw new Error('connection closed');
+      const commands: string[][] = [];
+      const tx = {
+        hincrby: (key: string, field: string, by: number) => (commands.push(['hincrby', key, field, String(by)]), tx),
+        expire: (key: string, seconds: number) => (commands.push(['expire', key, String(seconds)]), tx),
+        sadd: (key: string, member: string) => (commands.push(['sadd', key, member]), tx),
+        exec: async () => {
+          this.transactions.push(commands);
+          if (this.failExec) throw new Error('redis down');
+          return commands.map(() => [null, 1]);
+        },
+      };
+      return tx;
+    },
+  };
+
+  key(...parts: string[]): string {
+    return ['t', ...parts].join(':');
+  }
+
+  /** The hash fields incremented by every transaction so far. */
+  increments(): string[] {
+    return this.transactions.flatMap((commands) => commands.filter(([name]) => name === 'hincrby').map(([, , field]) => field));
+  }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('RedisUsageRecorder (UsageRecorder port: fire-and-forget, one round trip per call, never throws)', () => {
+  const clock = new FixedClock(new Date('2026-03-10T10:15:00.000Z'));
+  let redis: FakeRedis;
+  let recorder: RedisUsageRecorder;
+  const principal = (): ApiKeyPrincipal => ({
+    keyId: '5d2f0a3e-7c1b-4f7e-8a55-222222222222',
+    keyName: 'full',
+    keyPrefix: 'lf_live_abcdefgh',
+    accountId: asAccountId('0b7c4c39-2f3e-4a8e-9d7a-111111111111'),
+    accountName: 'Rénovations Tremblay',
+    scopes: [],
+    features: ['public_api'],
+    perHour: 1000,
+    eventsPerMinute: 60,
+    apiTermsAccepted: true,
+  });
+  const outcome = (key: ApiKeyPrincipal, statusCode: number, rateLimited = false): RequestOutcome => ({
+    principal: key,
+    method: 'GET',
+    route: '/v1/me',
+    statusCode,
+    rateLimited,
+    latencyMs: 12.3,
+    startedAt: clock.now(),
+  });
+
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose', 'fatal']));
+
+  beforeEach(() => {
+    redis = new FakeRedis();
+    const connection = redis as unknown as RedisConnection;
+    recorder = new RedisUsageRecorder(connection, new UsageRedisKeys(connection), clock);
+  });
+
+  it('records a start and an outcome in one transaction each, in the hash of the hour the request started', async () => {
+    const key = principal();
+    recorder.started(key, clock.now());
+    recorder.finished(outcome(key, 200));
+    await settle();
+    expect(redis.transactions).toHaveLength(2);
+    const hash = `t:usage:h:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}:${key.accountId}:${key.keyId}`;
+    expect(redis.transactions[0]).toEqual([
+      ['hincrby', hash, 'n', '1'],
+      ['expire', hash, String(3 * 24 * 3600)],
+      ['sadd', `t:usage:k:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}`, `${key.accountId}:${key.keyId}`],
+      ['expire', `t:usage:k:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}`, String(3 * 24 * 3600)],
+      ['sadd', 't:usage:pending', String(Date.parse('2026-03-10T10:00:00.000Z') / 1000)],
+    ]);
+    expect(redis.transactions[1].slice(0, 2)).toEqual([
+      ['hincrby', hash, 's2', '1'],
+      ['hincrby', hash, expect.stringMatching(/^l:\d+$/), '1'],
+    ]);
+  });
+
+  it('counts each outcome in exactly one family: a limiter refusal in rl, a business 429 in s4', async () => {
+    for (const [status, rateLimited] of [[200, false], [404, false], [503, false], [429, true], [429, false]] as const) {
+      const key = principal();
+      recorder.started(key, clock.now());
+      recorder.finished(outcome(key, status, rateLimited));
+    }
+    await settle();
+    const families = redis.increments().filter((field) => field !== 'n' && !field.startsWith('l:'));
+    expect(families).toEqual(['s2', 's4', 's5', 'rl', 's4']);
+  });
+
+  it('attributes the outcome to the start hour even when the request ends in the next hour', async () => {
+    const key = principal();
+    recorder.started(key, new Date('2026-03-10T10:59:59.900Z'));
+    recorder.finished({ ...outcome(key, 200), startedAt: new Date('2026-03-10T11:00:00.100Z') });
+    await settle();
+    const hashes = new Set(redis.transactions.map((commands) => commands[0][1]));
+    expect(hashes.size).toBe(1);
+  });
+
+  it('leaves a start without outcome for status_unknown (nothing but n is written)', async () => {
+    recorder.started(principal(), clock.now());
+    await settle();
+    expect(redis.increments()).toEqual(['n']);
+  });
+
+  it('never throws when Redis fails, and an outcome whose start was lost counts the start too', async () => {
+    const key = principal();
+    redis.failExec = true;
+    expect(() => recorder.started(key, clock.now())).not.toThrow();
+    await settle();
+    redis.failExec = false;
+    expect(() => recorder.finished(outcome(key, 201))).not.toThrow();
+    await settle();
+    await settle();
+    expect(redis.transactions[1].filter(([name]) => name === 'hincrby').map(([, , field]) => field)).toEqual(['n', 's2', expect.stringMatching(/^l:/)]);
+
+    redis.throwOnMulti = true;
+    expect(() => recorder.started(key, clock.now())).not.toThrow();
+    expect(() => recorder.finished(outcome(key, 200))).not.toThrow();
+    await settle();
+  });
+
+  it('flushes every write issued so far (before the application shuts down)', async () => {
+    const key = principal();
+    recorder.started(key, clock.now());
+    recorder.finished(outcome(key, 200));
+    await recorder.flush();
+    expect(redis.transactions).toHaveLength(2);
+  });
+
+  it('returns before Redis answers (fire-and-forget)', () => {
+    const key = principal();
+    recorder.started(key, clock.now());
+    recorder.finished(outcome(key, 200));
+    // The start's transaction is sent synchronously; the outcome's waits for the start's reply.
+    expect(redis.transactions).toHaveLength(1);
+  });
+});
