@@ -30,7 +30,7 @@ async function prepare(): Promise<void> {
     if (process.env.SEED_DEMO === 'false') {
       console.log('[start] SEED_DEMO=false: demo account not provisioned');
     } else if (await hasNoAccount(config.databaseUrl)) {
-      printDemo(await provisionBlueprint(config, DEMO_BLUEPRINT), config);
+      printDemo(await provisionBlueprint(DEMO_BLUEPRINT), config);
     } else {
       console.log('[start] the database already has accounts: demo seeding skipped (keys are shown only when created)');
     }

@@ -29,11 +29,15 @@ export async function hasNoAccount(databaseUrl: string): Promise<boolean> {
  * booted in-process (not listening) with a one-time admin token, and the blueprint is sent as
  * `POST /admin/v1/accounts` through Fastify's injection, so it passes the same guard, validation,
  * controller and single transaction as an operator's request. `ADMIN_TOKEN` need not be set.
+ * `configWith` builds the app's configuration with the given overrides (default: the environment).
  */
-export async function provisionBlueprint(config: AppConfig, blueprintPath: string): Promise<ProvisionedDemo> {
+export async function provisionBlueprint(
+  blueprintPath: string,
+  configWith: (overrides: Record<string, string>) => AppConfig = (overrides) => new AppConfig({ ...process.env, ...overrides }),
+): Promise<ProvisionedDemo> {
   const blueprint = JSON.parse(await readFile(blueprintPath, 'utf8')) as unknown;
   const token = randomBytes(32).toString('hex');
-  const app = await createApiApp(config.with({ ADMIN_TOKEN: token, LOG_LEVEL: process.env.SEED_LOG_LEVEL ?? 'warn' }));
+  const app = await createApiApp(configWith({ ADMIN_TOKEN: token, LOG_LEVEL: process.env.SEED_LOG_LEVEL ?? 'warn' }));
   try {
     const response = await app.inject({
       method: 'POST',

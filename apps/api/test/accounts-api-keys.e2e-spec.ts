@@ -34,7 +34,7 @@ const KEY_PATTERN = /^lf_live_([0-9A-Za-z]{8})_([0-9A-Za-z]{32,})$/;
 const UNKNOWN_ID = '6f1c8a52-3a0e-4c55-9a51-4f1b7c1d2e3f';
 
 /** Set `LEADFLOW_RUN_PENDING_CONTACTS=1` once `GET/DELETE /v1/contacts` exist (contacts engineer). */
-const itOnceContactsRoutesExist = process.env.LEADFLOW_RUN_PENDING_CONTACTS === '1' ? it : it.skip;
+const itOnceContactsRoutesExist = it;
 
 describe('API keys (public-api-v1 › Authentication; operator-api › API key format, presets, api-keys and revoke)', () => {
   let api: TestApi;
@@ -89,8 +89,8 @@ describe('API keys (public-api-v1 › Authentication; operator-api › API key f
     it('refuses an empty scope list, an unknown scope or preset with 400 validation_error and creates no account', async () => {
       for (const [key, violation] of [
         [{ name: 'k', scopes: [] }, { field: 'api_keys[0].scopes', reason: 'required' }],
-        [{ name: 'k', scopes: ['contacts:read', 'contacts:everything'] }, { field: 'api_keys.0.scopes', reason: 'invalid_value' }],
-        [{ name: 'k', preset: 'superuser' }, { field: 'api_keys.0.preset', reason: 'invalid_value' }],
+        [{ name: 'k', scopes: ['contacts:read', 'contacts:everything'] }, { field: 'api_keys[0].scopes', reason: 'invalid_value' }],
+        [{ name: 'k', preset: 'superuser' }, { field: 'api_keys[0].preset', reason: 'invalid_value' }],
       ] as const) {
         const response = await api.admin('POST', '/accounts', { name: 'Scopes refusés', api_keys: [key] });
         expect(response.status).toBe(400);
@@ -208,6 +208,29 @@ describe('API keys (public-api-v1 › Authentication; operator-api › API key f
       });
     });
 
+    it('answers 409 duplicate_resource for a name a live key of the account has; a revoked key frees its name', async () => {
+      const account = await api.provision({ api_keys: [{ name: 'zapier', preset: 'lead_capture' }] });
+      const duplicate = await api.admin('POST', `/accounts/${account.account_id}/api-keys`, { name: 'zapier' });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body).toMatchObject({ code: 'duplicate_resource', type: 'conflict_error', details: { field: 'name', reason: 'duplicate' } });
+      expect(await keyCount(account.account_id)).toBe(1);
+
+      expect((await api.admin('POST', `/accounts/${account.account_id}/api-keys/${account.api_keys.zapier.id}/revoke`)).status).toBe(200);
+      const rotated = await api.admin('POST', `/accounts/${account.account_id}/api-keys`, { name: 'zapier' });
+      expect(rotated.status).toBe(201);
+      expect((await me(rotated.body.key)).body.data.key_name).toBe('zapier');
+
+      const other = await api.provision({ name: 'Autre', api_keys: [] });
+      expect((await api.admin('POST', `/accounts/${other.account_id}/api-keys`, { name: 'zapier' })).status).toBe(201);
+    });
+
+    it('refuses two keys of one name in a blueprint with 400 validation_error duplicate', async () => {
+      const response = await api.admin('POST', '/accounts', { name: 'Doublon', api_keys: [{ name: 'k' }, { name: 'k', preset: 'full_integration' }] });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'validation_error', details: [{ field: 'api_keys[1].name', reason: 'duplicate' }] });
+      expect(await sql.query(`SELECT id FROM accounts.accounts WHERE name = 'Doublon'`)).toEqual([]);
+    });
+
     it('answers 404 not_found for a key on an unknown or non-UUID account, writing nothing', async () => {
       for (const id of [UNKNOWN_ID, 'nope']) {
         const response = await api.admin('POST', `/accounts/${id}/api-keys`, { name: 'k' });
@@ -256,7 +279,7 @@ describe('API keys (public-api-v1 › Authentication; operator-api › API key f
 
       const response = await api.admin('POST', `/accounts/${account.account_id}/api-keys/${a.id}/revoke`);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: { id: a.id, revoked: true } });
+      expect(response.body).toEqual({ data: { id: a.id, revoked: true, lifecycle_state: 'revoked', revoked_at: api.clock.now().toISOString() } });
 
       const refused = await me(a.key);
       expect(refused.status).toBe(401);
@@ -265,12 +288,15 @@ describe('API keys (public-api-v1 › Authentication; operator-api › API key f
       expect(await sql.query(`SELECT revoked_at FROM accounts.api_keys WHERE id = $1`, [a.id])).toEqual([{ revoked_at: api.clock.now() }]);
     });
 
-    it('answers 200 again for an already revoked key, recording api_key_revoked once', async () => {
+    it('answers 200 again for an already revoked key with the first revoked_at, recording api_key_revoked once', async () => {
       const account = await api.provision();
       const { full } = account.api_keys;
+      const firstRevocation = api.clock.now().toISOString();
       for (let i = 0; i < 2; i++) {
         const response = await api.admin('POST', `/accounts/${account.account_id}/api-keys/${full.id}/revoke`);
         expect(response.status).toBe(200);
+        expect(response.body.data).toMatchObject({ id: full.id, revoked_at: firstRevocation });
+        api.clock.advance(60_000);
       }
       expect(await sql.query(`SELECT type, data FROM platform.activity_log WHERE account_id = $1 AND type = 'api_key_revoked'`, [account.account_id])).toEqual([
         { type: 'api_key_revoked', data: { key_id: full.id, key_name: 'full', key_prefix: full.prefix } },

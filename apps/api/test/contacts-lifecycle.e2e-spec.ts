@@ -30,7 +30,12 @@ describe('contact lifecycle (operator) and merged / archived contacts', () => {
       const contact = await fresh();
       const archived = await action(contact.id, 'archive');
       expect(archived.status).toBe(200);
-      expect(archived.body.data).toMatchObject({ id: contact.id, archived_at: api.clock.now().toISOString() });
+      expect(archived.body.data).toEqual({
+        ...contact,
+        archived_at: api.clock.now().toISOString(),
+        updated_at: api.clock.now().toISOString(),
+        merged_into_contact_id: null,
+      });
       api.clock.advance(1000);
       const again = await action(contact.id, 'archive');
       expect(again.body.data.archived_at).toBe(archived.body.data.archived_at);
@@ -72,7 +77,7 @@ describe('contact lifecycle (operator) and merged / archived contacts', () => {
 
       const merged = await action(absorbed.id, 'merge', { into_contact_id: survivor.id });
       expect(merged.status).toBe(200);
-      expect(merged.body.data).toMatchObject({ id: survivor.id, first_name: 'Survivant' });
+      expect(merged.body.data).toEqual({ ...absorbed, merged_into_contact_id: survivor.id, updated_at: api.clock.now().toISOString() });
 
       const list = await api.request({ path: '/v1/contacts?limit=100', token });
       expect(list.body.data.map((c: { id: string }) => c.id)).not.toContain(absorbed.id);
@@ -101,7 +106,7 @@ describe('contact lifecycle (operator) and merged / archived contacts', () => {
       // Unmerge: the absorbed id works again.
       const restored = await action(absorbed.id, 'unmerge');
       expect(restored.status).toBe(200);
-      expect(restored.body.data).toMatchObject({ id: absorbed.id, first_name: 'Absorbé' });
+      expect(restored.body.data).toMatchObject({ id: absorbed.id, first_name: 'Absorbé', merged_into_contact_id: null });
       expect((await api.request({ path: `/v1/contacts/${absorbed.id}?expand=tags`, token })).body.data.client_contact_tags).toHaveLength(1);
       expect(await listIds()).toContain(absorbed.id);
       expect((await api.request({ method: 'POST', path: '/v1/contacts', token, body: { phone: '514-555-0700' } })).body.data.id).toBe(absorbed.id);
@@ -149,7 +154,7 @@ describe('contact lifecycle (operator) and merged / archived contacts', () => {
       const contact = await fresh();
       const response = await action(contact.id, 'unmerge');
       expect(response.status).toBe(200);
-      expect(response.body.data).toEqual(contact);
+      expect(response.body.data).toEqual({ ...contact, merged_into_contact_id: null });
     });
 
     it('a merged contact cannot be archived, disqualified or merged again (404)', async () => {
@@ -221,9 +226,9 @@ describe('blueprint custom_fields (POST /admin/v1/accounts)', () => {
   });
 
   it.each([
-    [[{ name: 'a', type: 'color' }], 'custom_fields.0.type', 'invalid_value'],
-    [[{ type: 'text' }], 'custom_fields.0.name', 'required'],
-    [[{ name: 'a', type: 'text', extra: 1 }], 'custom_fields.0.extra', 'unknown_field'],
+    [[{ name: 'a', type: 'color' }], 'custom_fields[0].type', 'invalid_value'],
+    [[{ type: 'text' }], 'custom_fields[0].name', 'required'],
+    [[{ name: 'a', type: 'text', extra: 1 }], 'custom_fields[0].extra', 'unknown_field'],
     [[{ name: 'choix', type: 'select' }], 'custom_fields[0].options', 'too_few'],
     [[{ name: 'a', type: 'text' }, { name: 'a', type: 'number' }], 'custom_fields[1].name', 'duplicate'],
     ['budget', 'custom_fields', 'invalid_type'],

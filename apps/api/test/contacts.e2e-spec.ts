@@ -463,6 +463,15 @@ describe('GET /v1/contacts (list)', () => {
       expect(await searchIds('%')).toEqual(['Ada']);
     });
 
+    it('a search over 500 characters, or a repeated parameter, gives 400 invalid_request with details.field', async () => {
+      const long = await list(`?search=${'a'.repeat(501)}`);
+      expect(long.status).toBe(400);
+      expect(long.body).toMatchObject({ code: 'invalid_request', details: { field: 'search' } });
+      const repeated = await list('?search=a&search=b');
+      expect(repeated.status).toBe(400);
+      expect(repeated.body).toMatchObject({ code: 'invalid_request', details: { field: 'search' } });
+    });
+
     it('total_count counts the matches', async () => {
       expect((await list('?search=curie&limit=1')).body.pagination).toMatchObject({ total_count: 2, has_more: true, limit: 1 });
     });
@@ -483,6 +492,12 @@ describe('GET /v1/contacts (list)', () => {
       const response = await list('?tag=salon');
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'invalid_request', details: { field: 'tag' } });
+    });
+
+    it('an empty tag parameter means no filter', async () => {
+      const response = await list('?tag=');
+      expect(response.status).toBe(200);
+      expect(response.body.pagination.total_count).toBeGreaterThan(3);
     });
 
     it('an unknown tag gives an empty list', async () => {

@@ -246,12 +246,12 @@ describe('POST /admin/v1/accounts: pipelines and senders of a blueprint (operato
 
   describe('pipeline and stage rules', () => {
     it.each([
-      ['an uppercase slug', { ...RENOS, slug: 'Renos' }, 'pipelines.0.slug'],
-      ['a slug starting with a dash', { ...RENOS, slug: '-renos' }, 'pipelines.0.slug'],
-      ['a slug with a space', { ...RENOS, slug: 'les renos' }, 'pipelines.0.slug'],
-      ['a slug with an accent', { ...RENOS, slug: 'rénos' }, 'pipelines.0.slug'],
-      ['an empty stage slug', { ...RENOS, stages: [{ name: 'X', slug: '' }] }, 'pipelines.0.stages.0.slug'],
-      ['a stage slug of 101 characters', { ...RENOS, stages: [{ name: 'X', slug: 'a'.repeat(101) }] }, 'pipelines.0.stages.0.slug'],
+      ['an uppercase slug', { ...RENOS, slug: 'Renos' }, 'pipelines[0].slug'],
+      ['a slug starting with a dash', { ...RENOS, slug: '-renos' }, 'pipelines[0].slug'],
+      ['a slug with a space', { ...RENOS, slug: 'les renos' }, 'pipelines[0].slug'],
+      ['a slug with an accent', { ...RENOS, slug: 'rénos' }, 'pipelines[0].slug'],
+      ['an empty stage slug', { ...RENOS, stages: [{ name: 'X', slug: '' }] }, 'pipelines[0].stages[0].slug'],
+      ['a stage slug of 101 characters', { ...RENOS, stages: [{ name: 'X', slug: 'a'.repeat(101) }] }, 'pipelines[0].stages[0].slug'],
     ])('refuses %s (slugs match ^[a-z0-9][a-z0-9_-]*$) with 400 validation_error', async (_case, pipeline, field) => {
       const response = await refused({ name: 'Slugs', pipelines: [pipeline] });
       expect(response.status).toBe(400);
@@ -286,7 +286,7 @@ describe('POST /admin/v1/accounts: pipelines and senders of a blueprint (operato
     it('refuses a pipeline without stages', async () => {
       const response = await refused({ name: 'Vide', pipelines: [{ ...RENOS, stages: [] }] });
       expect(response.status).toBe(400);
-      expect(response.body.details).toEqual([{ field: 'pipelines.0.stages', reason: 'too_few', message: expect.any(String) }]);
+      expect(response.body.details).toEqual([{ field: 'pipelines[0].stages', reason: 'too_few', message: expect.any(String) }]);
     });
 
     it('refuses more than 50 stages per account (public-api-v1 › Limits)', async () => {
@@ -358,23 +358,23 @@ describe('POST /admin/v1/accounts: pipelines and senders of a blueprint (operato
     it.each([
       ['name of the wrong type', { name: 42 }, { field: 'name', reason: 'invalid_type' }],
       ['pipelines not an array', { name: 'X', pipelines: { ventes: {} } }, { field: 'pipelines', reason: 'invalid_type' }],
-      ['a pipeline that is not an object', { name: 'X', pipelines: ['ventes'] }, { field: 'pipelines.0', reason: 'invalid_type' }],
-      ['is_default not a boolean', { name: 'X', pipelines: [{ ...RENOS, is_default: 'yes' }] }, { field: 'pipelines.0.is_default', reason: 'invalid_type' }],
-      ['a stage flag not a boolean', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S', slug: 's', is_won: 1 }] }] }, { field: 'pipelines.0.stages.0.is_won', reason: 'invalid_type' }],
-      ['a stage without slug', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S' }] }] }, { field: 'pipelines.0.stages.0.slug', reason: 'required' }],
-      ['a pipeline without stages', { name: 'X', pipelines: [{ name: 'P', slug: 'p' }] }, { field: 'pipelines.0.stages', reason: 'required' }],
-      ['a sender without email', { name: 'X', senders: [{ name: 'S' }] }, { field: 'senders.0.email', reason: 'required' }],
-      ['a sender email that is not one', { name: 'X', senders: [{ email: 'bonjour', name: 'S' }] }, { field: 'senders.0.email', reason: 'invalid_format' }],
+      ['a pipeline that is not an object', { name: 'X', pipelines: ['ventes'] }, { field: 'pipelines[0]', reason: 'invalid_type' }],
+      ['is_default not a boolean', { name: 'X', pipelines: [{ ...RENOS, is_default: 'yes' }] }, { field: 'pipelines[0].is_default', reason: 'invalid_type' }],
+      ['a stage flag not a boolean', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S', slug: 's', is_won: 1 }] }] }, { field: 'pipelines[0].stages[0].is_won', reason: 'invalid_type' }],
+      ['a stage without slug', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S' }] }] }, { field: 'pipelines[0].stages[0].slug', reason: 'required' }],
+      ['a pipeline without stages', { name: 'X', pipelines: [{ name: 'P', slug: 'p' }] }, { field: 'pipelines[0].stages', reason: 'required' }],
+      ['a sender without email', { name: 'X', senders: [{ name: 'S' }] }, { field: 'senders[0].email', reason: 'required' }],
+      ['a sender email that is not one', { name: 'X', senders: [{ email: 'bonjour', name: 'S' }] }, { field: 'senders[0].email', reason: 'invalid_format' }],
       ['timezone of the wrong type', { name: 'X', timezone: 5 }, { field: 'timezone', reason: 'invalid_type' }],
       // The account name keeps the accounts DTO's @Length (reason invalid_value); the new members use MaxLength (too_long).
       ['an oversize name', { name: 'x'.repeat(201) }, { field: 'name' }],
-      ['an oversize pipeline name', { name: 'X', pipelines: [{ ...RENOS, name: 'x'.repeat(201) }] }, { field: 'pipelines.0.name', reason: 'too_long' }],
-      ['an oversize sender name', { name: 'X', senders: [{ email: 'a@x.test', name: 'x'.repeat(201) }] }, { field: 'senders.0.name', reason: 'too_long' }],
+      ['an oversize pipeline name', { name: 'X', pipelines: [{ ...RENOS, name: 'x'.repeat(201) }] }, { field: 'pipelines[0].name', reason: 'too_long' }],
+      ['an oversize sender name', { name: 'X', senders: [{ email: 'a@x.test', name: 'x'.repeat(201) }] }, { field: 'senders[0].name', reason: 'too_long' }],
       ['an oversize timezone', { name: 'X', timezone: 'A'.repeat(65) }, { field: 'timezone', reason: 'too_long' }],
       ['an unknown top-level field', { name: 'X', pipeline: [] }, { field: 'pipeline', reason: 'unknown_field' }],
-      ['an unknown pipeline field', { name: 'X', pipelines: [{ ...RENOS, color: 'red' }] }, { field: 'pipelines.0.color', reason: 'unknown_field' }],
-      ['an unknown stage field', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S', slug: 's', contact_count: 3 }] }] }, { field: 'pipelines.0.stages.0.contact_count', reason: 'unknown_field' }],
-      ['an unknown sender field', { name: 'X', senders: [{ email: 'a@x.test', name: 'S', reply_to: 'b@x.test' }] }, { field: 'senders.0.reply_to', reason: 'unknown_field' }],
+      ['an unknown pipeline field', { name: 'X', pipelines: [{ ...RENOS, color: 'red' }] }, { field: 'pipelines[0].color', reason: 'unknown_field' }],
+      ['an unknown stage field', { name: 'X', pipelines: [{ ...RENOS, stages: [{ name: 'S', slug: 's', contact_count: 3 }] }] }, { field: 'pipelines[0].stages[0].contact_count', reason: 'unknown_field' }],
+      ['an unknown sender field', { name: 'X', senders: [{ email: 'a@x.test', name: 'S', reply_to: 'b@x.test' }] }, { field: 'senders[0].reply_to', reason: 'unknown_field' }],
     ])('refuses %s with 400 validation_error naming the field', async (_case, body, violation) => {
       const response = await refused(body);
       expect(response.status).toBe(400);

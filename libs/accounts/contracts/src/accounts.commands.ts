@@ -21,7 +21,8 @@ export class CreateAccountCommand extends Command<CreatedAccount> {
 
 /**
  * One more key, with an `api_key_created` activity entry by `actor`. Throws 404 `not_found` for an
- * unknown account, 400 `validation_error` for a refused grant.
+ * unknown account, 400 `validation_error` for a refused grant, 409 `duplicate_resource` when a key of
+ * the account that is not revoked already has the name.
  */
 export class CreateApiKeyCommand extends Command<IssuedApiKey> {
   constructor(
@@ -33,11 +34,17 @@ export class CreateApiKeyCommand extends Command<IssuedApiKey> {
   }
 }
 
+/** When a key was revoked (the first revocation: revoking again changes nothing). */
+export interface RevokedApiKey {
+  keyId: string;
+  revokedAt: Date;
+}
+
 /**
  * Revokes a key: it stops authenticating at once; an `api_key_revoked` activity entry by `actor` (none
  * when it was already revoked). 404 `not_found` when not in the account.
  */
-export class RevokeApiKeyCommand extends Command<void> {
+export class RevokeApiKeyCommand extends Command<RevokedApiKey> {
   constructor(
     readonly accountId: AccountId,
     readonly keyId: string,

@@ -46,6 +46,12 @@ export interface ContactView {
   client_contact_tags?: TagView[];
 }
 
+/** What the operator lifecycle actions answer: the contact acted on, with its merge state. */
+export interface ContactLifecycleView extends ContactView {
+  /** The surviving contact when this one was absorbed by a merge, else null. */
+  merged_into_contact_id: string | null;
+}
+
 /** Types of custom field definitions (operator-api › blueprint value sets). */
 export const CUSTOM_FIELD_TYPES = ['text', 'long_text', 'url', 'email', 'phone', 'number', 'select', 'date', 'boolean'] as const;
 

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { AccountId, Actor } from '@leadflow/shared-kernel';
-import type { ContactView, CustomFieldDefinitionSpec, TagView } from './contact.views';
+import type { ContactLifecycleView, CustomFieldDefinitionSpec, TagView } from './contact.views';
 
 /**
  * Creates the account's custom field definitions (blueprint member `custom_fields`), inside the
@@ -33,7 +33,7 @@ export class EnsureCampaignTagCommand extends Command<TagView> {
 }
 
 /** Archives a contact (idempotent). 404 `not_found` for a missing, merged or other account's contact. */
-export class ArchiveContactCommand extends Command<ContactView> {
+export class ArchiveContactCommand extends Command<ContactLifecycleView> {
   constructor(
     readonly accountId: AccountId,
     readonly contactId: string,
@@ -44,7 +44,7 @@ export class ArchiveContactCommand extends Command<ContactView> {
 }
 
 /** Restores an archived contact (idempotent). 404 `not_found` like {@link ArchiveContactCommand}. */
-export class UnarchiveContactCommand extends Command<ContactView> {
+export class UnarchiveContactCommand extends Command<ContactLifecycleView> {
   constructor(
     readonly accountId: AccountId,
     readonly contactId: string,
@@ -57,10 +57,10 @@ export class UnarchiveContactCommand extends Command<ContactView> {
 /**
  * Absorbs `contactId` into `intoContactId`: the absorbed contact leaves lists and counts and its id
  * answers 404; its email and phone keep counting as the survivor's secondary identities. Returns the
- * survivor. 404 `not_found` (`details.field` `into_contact_id` for the survivor) when either is
+ * absorbed contact (`merged_into_contact_id` set). 404 `not_found` (`details.field` `into_contact_id` for the survivor) when either is
  * missing or merged; 400 `validation_error` when they are the same contact.
  */
-export class MergeContactCommand extends Command<ContactView> {
+export class MergeContactCommand extends Command<ContactLifecycleView> {
   constructor(
     readonly accountId: AccountId,
     readonly contactId: string,
@@ -72,7 +72,7 @@ export class MergeContactCommand extends Command<ContactView> {
 }
 
 /** Undoes a merge: the absorbed id works again. A contact that is not merged is returned as is. 404 `not_found`. */
-export class UnmergeContactCommand extends Command<ContactView> {
+export class UnmergeContactCommand extends Command<ContactLifecycleView> {
   constructor(
     readonly accountId: AccountId,
     readonly contactId: string,
@@ -83,7 +83,7 @@ export class UnmergeContactCommand extends Command<ContactView> {
 }
 
 /** Marks the lead disqualified (idempotent; read by the pipeline rules). 404 `not_found`. */
-export class DisqualifyContactCommand extends Command<ContactView> {
+export class DisqualifyContactCommand extends Command<ContactLifecycleView> {
   constructor(
     readonly accountId: AccountId,
     readonly contactId: string,

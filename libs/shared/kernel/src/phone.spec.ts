@@ -13,7 +13,7 @@ describe('normalizePhone (E.164, numbers without a country code read as North Am
     expect(expected).toMatch(E164_PATTERN);
   });
 
-  it.each(['123', 'abc', '', '   ', '+1 514 555 012', '514-555-01234', '1'.repeat(51)])('rejects %j', (raw) => {
+  it.each(['0000000000', '+1 000 000 0000', '123', 'abc', '', '   ', '+1 514 555 012', '514-555-01234', '1'.repeat(51)])('rejects %j', (raw) => {
     expect(normalizePhone(raw)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ export function normalizePhone(raw: string): string | null {
   const trimmed = raw.trim();
   if (trimmed.length === 0 || trimmed.length > 50) return null;
   const parsed = parsePhoneNumberFromString(trimmed, 'CA');
-  if (!parsed || !parsed.isPossible()) return null;
+  if (!parsed || !parsed.isValid()) return null;
   const e164 = parsed.number;
   return E164_PATTERN.test(e164) ? e164 : null;
 }

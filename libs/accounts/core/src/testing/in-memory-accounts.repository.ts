@@ -45,6 +45,9 @@ export class InMemoryAccountsRepository extends AccountsRepository {
     const key = this.keys.get(keyId);
     return key && key.accountId === accountId ? key : null;
   }
+  async apiKeyNameInUse(accountId: AccountId, name: string): Promise<boolean> {
+    return [...this.keys.values()].some((key) => key.accountId === accountId && key.name === name && !key.revokedAt);
+  }
   async revokeApiKey(accountId: AccountId, keyId: string, at: Date): Promise<boolean> {
     const key = await this.findApiKey(accountId, keyId);
     if (!key) return false;

@@ -1,5 +1,5 @@
 import { AccountId, Actor, IntegrationEvent, newId } from '@leadflow/shared-kernel';
-import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
+import type { ContactLifecycleView, ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import type { ContactState } from '../domain/contact.aggregate';
 import type { CustomFieldDefinition } from '../domain/custom-fields';
 import { centsToDollars } from '../domain/money';
@@ -26,6 +26,11 @@ export function toContactView(state: ContactState, tags?: TagView[]): ContactVie
     updated_at: state.updatedAt.toISOString(),
     ...(tags ? { client_contact_tags: tags } : {}),
   };
+}
+
+/** The contact view with its merge state (operator lifecycle actions). */
+export function toLifecycleView(state: ContactState): ContactLifecycleView {
+  return { ...toContactView(state), merged_into_contact_id: state.mergedIntoId };
 }
 
 export function toTagView(tag: TagState): TagView {

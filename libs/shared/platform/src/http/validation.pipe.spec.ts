@@ -103,11 +103,11 @@ describe('validation pipe', () => {
       'nested items, dotted paths',
       { first_name: 'J', lines: [{ label: 'a', quantity: 0 }, { quantity: 1 }] },
       [
-        { field: 'lines.0.quantity', reason: 'out_of_range' },
-        { field: 'lines.1.label', reason: 'required' },
+        { field: 'lines[0].quantity', reason: 'out_of_range' },
+        { field: 'lines[1].label', reason: 'required' },
       ],
     ],
-    ['unknown nested field', { first_name: 'J', lines: [{ label: 'a', quantity: 1, price: 3 }] }, [{ field: 'lines.0.price', reason: 'unknown_field' }]],
+    ['unknown nested field', { first_name: 'J', lines: [{ label: 'a', quantity: 1, price: 3 }] }, [{ field: 'lines[0].price', reason: 'unknown_field' }]],
   ])('%s', async (_label, value, expected) => {
     expect(await violations(value)).toEqual(expected);
   });

@@ -35,25 +35,30 @@ const REASON_BY_CONSTRAINT: Record<string, string> = {
 };
 
 /**
- * Flattens class-validator errors into `{ field, reason, message }` with dotted field paths. A
+ * Flattens class-validator errors into `{ field, reason, message }` with dotted field paths and array indices in brackets (`pipelines[0].stages[1].slug`). A
  * property that is absent (`undefined`) reads `required`, whatever rule it failed; a constraint may
  * name its own reason with `context: { reason }`.
  */
 export function toFieldViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
   const violations: FieldViolation[] = [];
   for (const error of errors) {
-    const field = parent ? `${parent}.${error.property}` : error.property;
+    const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
     const constraints = Object.entries(error.constraints ?? {});
     if (constraints.length > 0) {
       // The first failing constraint is the most specific one (decorators apply bottom-up).
       const [name, message] = constraints[constraints.length - 1];
-      const absent = 'value' in error && error.value === undefined && name !== 'whitelistValidation';
-      const reason = error.contexts?.[name]?.reason ?? (absent ? 'required' : REASON_BY_CONSTRAINT[name] ?? 'invalid_value');
+      const absent = 'value' in error && (error.value === undefined || (error.value === null && 'isDefined' in (error.constraints ?? {}))) && name !== 'whitelistValidation';
+      const reason = error.contexts?.[name]?.reason ?? (absent ? 'required' : name === 'isLength' ? lengthReason(message) : REASON_BY_CONSTRAINT[name] ?? 'invalid_value');
       violations.push({ field, reason: String(reason), message });
     }
     if (error.children?.length) violations.push(...toFieldViolations(error.children, field));
   }
   return violations;
+}
+
+/** `@Length(min, max)` names the failed bound only in its message ("shorter than" when too long). */
+function lengthReason(message: string): string {
+  return message.includes('shorter than') ? 'too_long' : 'too_short';
 }
 
 const NOT_AN_OBJECT: FieldViolation = { field: '', reason: 'invalid_type', message: 'The body must be a JSON object.' };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
 import {
@@ -64,6 +65,10 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
     if (!row) return null;
     const { accountId: _accountId, ...key } = row;
     return key;
+  }
+
+  apiKeyNameInUse(accountId: AccountId, name: string): Promise<boolean> {
+    return this.manager.existsBy(ApiKeyRecord, { accountId, name, revokedAt: IsNull() });
   }
 
   async revokeApiKey(accountId: AccountId, keyId: string, at: Date): Promise<boolean> {

@@ -1,13 +1,16 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
-import { CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
-import { AccountNotFoundError, ApiKeyNotFoundError } from '../../domain/accounts.errors';
+import { CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand, RevokedApiKey } from '@leadflow/accounts-contracts';
+import { AccountNotFoundError, ApiKeyNotFoundError, DuplicateNameError } from '../../domain/accounts.errors';
 import { AccountsActivityLog } from '../ports/accounts-activity.port';
 import { AccountsRepository } from '../ports/accounts.repository.port';
 import { AccountsSettings } from '../ports/accounts-settings.port';
 import { issueApiKey } from './api-key-issuer';
 
-/** `POST /admin/v1/accounts/{id}/api-keys`. 404 `not_found` for an unknown account. */
+/**
+ * `POST /admin/v1/accounts/{id}/api-keys`. 404 `not_found` for an unknown account; 409
+ * `duplicate_resource` for a name a live key has (a revoked key's name can be reused, for rotation).
+ */
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
   constructor(
@@ -19,6 +22,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
 
   async execute({ accountId, spec, actor }: CreateApiKeyCommand): Promise<IssuedApiKey> {
     if (!(await this.repository.findAccount(accountId))) throw new AccountNotFoundError();
+    if (await this.repository.apiKeyNameInUse(accountId, spec.name)) throw new DuplicateNameError('name', spec.name);
     const members = await this.repository.listTeamMembers(accountId);
     return issueApiKey(
       { repository: this.repository, activity: this.activity, clock: this.clock, defaultPerHour: this.settings.defaultKeyPerHour },
@@ -41,14 +45,15 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, keyId, actor }: RevokeApiKeyCommand): Promise<void> {
+  async execute({ accountId, keyId, actor }: RevokeApiKeyCommand): Promise<RevokedApiKey> {
     const key = await this.repository.findApiKey(accountId, keyId);
     if (!key) throw new ApiKeyNotFoundError();
-    if (key.revokedAt) return;
+    if (key.revokedAt) return { keyId: key.id, revokedAt: key.revokedAt };
     const now = this.clock.now();
     if (!(await this.repository.revokeApiKey(accountId, keyId, now))) throw new ApiKeyNotFoundError();
     await this.activity.record(accountId, [
       { type: 'api_key_revoked', actor, data: { key_id: key.id, key_name: key.name, key_prefix: `lf_live_${key.prefix}` } },
     ]);
+    return { keyId: key.id, revokedAt: now };
   }
 }

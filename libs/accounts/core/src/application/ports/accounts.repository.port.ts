@@ -66,6 +66,8 @@ export abstract class AccountsRepository {
   abstract listTeamMembers(accountId: AccountId): Promise<TeamMemberState[]>;
   abstract insertApiKey(accountId: AccountId, key: ApiKeyState): Promise<void>;
   abstract findApiKey(accountId: AccountId, keyId: string): Promise<ApiKeyState | null>;
+  /** True when a key of the account that is not revoked has this name. */
+  abstract apiKeyNameInUse(accountId: AccountId, name: string): Promise<boolean>;
   /** Sets `revoked_at` unless already set; false when the key is not in the account. */
   abstract revokeApiKey(accountId: AccountId, keyId: string, at: Date): Promise<boolean>;
   /** Authentication lookup by the key's 8-character prefix (unique index). */

@@ -44,7 +44,7 @@ export class ContactsController {
     const page = readPageRequest(query);
     const search = stringParam(query, 'search');
     if (search !== null && search.length > 500) throw new InvalidRequestError('search', 'too_long', 'search must be at most 500 characters.');
-    const tag = stringParam(query, 'tag');
+    const tag = stringParam(query, 'tag') || null;
     if (tag !== null && !isUuid(tag)) throw new InvalidRequestError('tag', 'invalid_format', 'tag must be the id (UUID) of a tag.');
     return this.queries.execute(
       new ListContactsQuery(key.accountId, {

@@ -4,7 +4,7 @@ import { AccountId, Actor, Clock, ValidationFailedError } from '@leadflow/shared
 import {
   ArchiveContactCommand,
   CONTACT_EVENTS,
-  ContactView,
+  ContactLifecycleView,
   DisqualifyContactCommand,
   MergeContactCommand,
   UnarchiveContactCommand,
@@ -14,7 +14,7 @@ import { Contact } from '../../domain/contact.aggregate';
 import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
 import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
-import { integrationEvent, toContactView } from '../views';
+import { integrationEvent, toLifecycleView } from '../views';
 
 type Transition = 'archive' | 'unarchive' | 'disqualify';
 
@@ -34,7 +34,7 @@ abstract class LifecycleHandler {
     protected readonly clock: Clock,
   ) {}
 
-  protected transition(accountId: AccountId, contactId: string, actor: Actor, transition: Transition): Promise<ContactView> {
+  protected transition(accountId: AccountId, contactId: string, actor: Actor, transition: Transition): Promise<ContactLifecycleView> {
     return this.unitOfWork.run(async () => {
       const state = await this.contacts.findContact(accountId, contactId, { lock: true });
       if (!state || state.mergedIntoId) throw new ContactNotFoundError();
@@ -45,7 +45,7 @@ abstract class LifecycleHandler {
         const { type, event } = ACTIVITY[transition];
         await this.journal.record(accountId, [{ contactId: contact.id, type, actor }], [integrationEvent(event, accountId, actor, now, { contact_id: contact.id })]);
       }
-      return toContactView(contact.snapshot);
+      return toLifecycleView(contact.snapshot);
     });
   }
 }
@@ -53,7 +53,7 @@ abstract class LifecycleHandler {
 /** Operator archive: idempotent; archived contacts leave stage counts and keep their deal value. */
 @CommandHandler(ArchiveContactCommand)
 export class ArchiveContactHandler extends LifecycleHandler implements ICommandHandler<ArchiveContactCommand> {
-  execute({ accountId, contactId, actor }: ArchiveContactCommand): Promise<ContactView> {
+  execute({ accountId, contactId, actor }: ArchiveContactCommand): Promise<ContactLifecycleView> {
     return this.transition(accountId, contactId, actor, 'archive');
   }
 }
@@ -61,7 +61,7 @@ export class ArchiveContactHandler extends LifecycleHandler implements ICommandH
 /** Operator unarchive: idempotent. */
 @CommandHandler(UnarchiveContactCommand)
 export class UnarchiveContactHandler extends LifecycleHandler implements ICommandHandler<UnarchiveContactCommand> {
-  execute({ accountId, contactId, actor }: UnarchiveContactCommand): Promise<ContactView> {
+  execute({ accountId, contactId, actor }: UnarchiveContactCommand): Promise<ContactLifecycleView> {
     return this.transition(accountId, contactId, actor, 'unarchive');
   }
 }
@@ -69,7 +69,7 @@ export class UnarchiveContactHandler extends LifecycleHandler implements IComman
 /** Operator disqualify: idempotent; `disqualified_at` is read by the pipeline rules (409 `lead_disqualified`). */
 @CommandHandler(DisqualifyContactCommand)
 export class DisqualifyContactHandler extends LifecycleHandler implements ICommandHandler<DisqualifyContactCommand> {
-  execute({ accountId, contactId, actor }: DisqualifyContactCommand): Promise<ContactView> {
+  execute({ accountId, contactId, actor }: DisqualifyContactCommand): Promise<ContactLifecycleView> {
     return this.transition(accountId, contactId, actor, 'disqualify');
   }
 }
@@ -77,11 +77,11 @@ export class DisqualifyContactHandler extends LifecycleHandler implements IComma
 /**
  * Operator merge: the contact is absorbed by `intoContactId` (both unmerged contacts of the account,
  * else 404 `not_found`, `details.field` `into_contact_id` for the survivor; the same id gives 400
- * `validation_error`). Returns the survivor.
+ * `validation_error`). Returns the absorbed contact with `merged_into_contact_id`.
  */
 @CommandHandler(MergeContactCommand)
 export class MergeContactHandler extends LifecycleHandler implements ICommandHandler<MergeContactCommand> {
-  execute({ accountId, contactId, intoContactId, actor }: MergeContactCommand): Promise<ContactView> {
+  execute({ accountId, contactId, intoContactId, actor }: MergeContactCommand): Promise<ContactLifecycleView> {
     return this.unitOfWork.run(async () => {
       const state = await this.contacts.findContact(accountId, contactId, { lock: true });
       if (!state || state.mergedIntoId) throw new ContactNotFoundError();
@@ -102,7 +102,7 @@ export class MergeContactHandler extends LifecycleHandler implements ICommandHan
         ],
         [integrationEvent(CONTACT_EVENTS.merged, accountId, actor, now, { contact_id: contact.id, into_contact_id: survivor.id })],
       );
-      return toContactView(survivor);
+      return toLifecycleView(contact.snapshot);
     });
   }
 }
@@ -110,7 +110,7 @@ export class MergeContactHandler extends LifecycleHandler implements ICommandHan
 /** Operator unmerge: the absorbed id works again (lists, reads, writes). A contact that is not merged is returned unchanged. 404 `not_found`. */
 @CommandHandler(UnmergeContactCommand)
 export class UnmergeContactHandler extends LifecycleHandler implements ICommandHandler<UnmergeContactCommand> {
-  execute({ accountId, contactId, actor }: UnmergeContactCommand): Promise<ContactView> {
+  execute({ accountId, contactId, actor }: UnmergeContactCommand): Promise<ContactLifecycleView> {
     return this.unitOfWork.run(async () => {
       const state = await this.contacts.findContact(accountId, contactId, { lock: true });
       if (!state) throw new ContactNotFoundError();
@@ -125,7 +125,7 @@ export class UnmergeContactHandler extends LifecycleHandler implements ICommandH
           [integrationEvent(CONTACT_EVENTS.unmerged, accountId, actor, now, { contact_id: contact.id, into_contact_id: survivorId })],
         );
       }
-      return toContactView(contact.snapshot);
+      return toLifecycleView(contact.snapshot);
     });
   }
 }

@@ -92,15 +92,20 @@ export class AccountsAdminController {
     return this.transactions.run(() => this.commands.execute(new CreateApiKeyCommand(asAccountId(accountId), toApiKeySpec(spec), OPERATOR_ACTOR)));
   }
 
-  /** The key stops authenticating at once (401 from the next request). 200; 404 when not the account's key. */
+  /**
+   * The key stops authenticating at once (401 from the next request). 200 with the first revocation
+   * instant (revoking again answers the same); 404 when not the account's key.
+   */
   @Post(':account_id/api-keys/:key_id/revoke')
   @HttpCode(200)
   async revokeKey(
     @Param('account_id', accountIdParam()) accountId: string,
     @Param('key_id', apiKeyIdParam()) keyId: string,
-  ): Promise<{ data: { id: string; revoked: true } }> {
-    await this.transactions.run(() => this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, OPERATOR_ACTOR)));
-    return { data: { id: keyId, revoked: true } };
+  ): Promise<{ data: { id: string; revoked: true; lifecycle_state: 'revoked'; revoked_at: string } }> {
+    const revoked = await this.transactions.run(() =>
+      this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, OPERATOR_ACTOR)),
+    );
+    return { data: { id: revoked.keyId, revoked: true, lifecycle_state: 'revoked', revoked_at: revoked.revokedAt.toISOString() } };
   }
 
   /**

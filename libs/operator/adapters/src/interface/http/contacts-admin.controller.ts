@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { IsDefined, IsUUID } from 'class-validator';
 import {
   ArchiveContactCommand,
-  ContactView,
+  ContactLifecycleView,
   DisqualifyContactCommand,
   MergeContactCommand,
   UnarchiveContactCommand,
@@ -24,8 +24,8 @@ export class MergeContactDto {
 /**
  * Contact lifecycle driven by the operator (operator-api › Further operator endpoints):
  * `POST /admin/v1/accounts/{account_id}/contacts/{contact_id}/{archive|unarchive|merge|unmerge|disqualify}`,
- * each 200 `{ data: contact }` (merge answers the survivor). 404 `not_found` for a missing, merged or
- * other account's contact (or account).
+ * each 200 `{ data: contact }`: the contact of the path with `merged_into_contact_id`. 404 `not_found`
+ * for a missing, merged or other account's contact (or account).
  */
 @Controller('admin/v1/accounts/:account_id/contacts/:contact_id')
 export class ContactsAdminController {
@@ -48,7 +48,7 @@ export class ContactsAdminController {
     return this.run(new UnarchiveContactCommand(asAccountId(accountId), contactId, OPERATOR_ACTOR));
   }
 
-  /** Body `{ into_contact_id }`; the contact disappears from lists, counts and reads; answers the survivor. */
+  /** Body `{ into_contact_id }`; the contact disappears from lists, counts and public reads. */
   @Post('merge')
   @HttpCode(200)
   merge(
@@ -75,7 +75,7 @@ export class ContactsAdminController {
 
   private async run(
     command: ArchiveContactCommand | UnarchiveContactCommand | MergeContactCommand | UnmergeContactCommand | DisqualifyContactCommand,
-  ): Promise<{ data: ContactView }> {
+  ): Promise<{ data: ContactLifecycleView }> {
     return { data: await this.transactions.run(() => this.commands.execute(command)) };
   }
 }

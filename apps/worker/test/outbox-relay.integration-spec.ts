@@ -23,7 +23,7 @@ import {
 } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 
-/** ARCHITECTURE › Writes, events and the worker: the outbox relay against real PostgreSQL and Redis. */
+/** ARCHITECTURE › Writes, events and the worker: the worker's outbox relay (libs/shared/platform/src/outbox) against real PostgreSQL and Redis. */
 
 const ACCOUNT_ID = '5f0c7c1e-3c1f-4a57-9d2b-0d6f2f2b8a11';
 

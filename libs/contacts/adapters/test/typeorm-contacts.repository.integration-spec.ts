@@ -1,0 +1,197 @@
+import { INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ContactState, EMPTY_ADDRESS, IdentityTakenError, TagNameTakenError } from '@leadflow/contacts-core';
+import { AccountId, asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
+import { PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { createTestServices, TestServices } from '@leadflow/shared-testing';
+import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
+import { TypeOrmContactsReadModel } from '../src/infrastructure/persistence/typeorm-contacts.read-model';
+import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
+
+/** The contacts repository and read model on real PostgreSQL (schema from the migrations). */
+describe('TypeOrmContactsRepository', () => {
+  let services: TestServices;
+  let context: INestApplicationContext;
+  let repository: TypeOrmContactsRepository;
+  let reads: TypeOrmContactsReadModel;
+  let transactions: TransactionHost;
+  const clock = new FixedClock(new Date('2026-06-01T09:00:00.000Z'));
+  const A = asAccountId(newId());
+  const B = asAccountId(newId());
+
+  const contact = (accountId: AccountId, fields: Partial<ContactState> = {}): ContactState => ({
+    id: newId(),
+    accountId,
+    firstName: null,
+    lastName: null,
+    email: null,
+    phone: null,
+    company: null,
+    dealValueCents: null,
+    customFields: {},
+    isPriority: false,
+    notes: null,
+    source: 'api',
+    systemId: newId(),
+    pipelineId: null,
+    stageId: null,
+    salesRepId: null,
+    attribution: {},
+    addressParts: { ...EMPTY_ADDRESS },
+    archivedAt: null,
+    mergedIntoId: null,
+    mergedAt: null,
+    disqualifiedAt: null,
+    createdAt: clock.now(),
+    updatedAt: clock.now(),
+    ...fields,
+  });
+  const insert = async (state: ContactState) => {
+    await transactions.run(() => repository.insertContact(state));
+    return state;
+  };
+
+  beforeAll(async () => {
+    services = await createTestServices();
+    @Module({
+      imports: [PlatformModule.forRoot({ config: services.config(), clock }), TypeOrmModule.forFeature(CONTACTS_RECORDS)],
+      providers: [TypeOrmContactsRepository, TypeOrmContactsReadModel],
+    })
+    class TestModule {}
+    context = await NestFactory.createApplicationContext(TestModule, { logger: false, abortOnError: false });
+    repository = context.get(TypeOrmContactsRepository);
+    reads = context.get(TypeOrmContactsReadModel);
+    transactions = context.get(TransactionHost);
+  });
+  afterAll(async () => {
+    await context.close();
+    await services.dispose();
+  });
+
+  it('round-trips every column (deal value cents as a number, jsonb, address, lifecycle)', async () => {
+    const state = contact(A, {
+      firstName: 'Julie',
+      email: 'julie@example.com',
+      phone: '+15145550100',
+      dealValueCents: 123456789012,
+      customFields: { [newId()]: 'x', [newId()]: 3.5, [newId()]: true },
+      attribution: { utm: { source: 'google' } },
+      addressParts: { ...EMPTY_ADDRESS, city: 'Laval', postalCode: 'H7N 1A1' },
+      pipelineId: newId(),
+      stageId: newId(),
+      archivedAt: new Date('2026-06-01T10:00:00.123Z'),
+    });
+    await insert(state);
+    expect(await repository.findContact(A, state.id)).toEqual(state);
+    expect(await repository.findContact(B, state.id)).toBeNull();
+    expect(await repository.findContact(A, 'not-a-uuid')).toBeNull();
+  });
+
+  it('the unique identity index refuses a duplicate even between concurrent transactions', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => insert(contact(A, { email: 'concurrent@example.com' }))),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+      expect(result.reason).toBeInstanceOf(IdentityTakenError);
+      expect(result.reason.details).toEqual({ conflicting_field: 'email' });
+    }
+    const phone = await Promise.allSettled([insert(contact(A, { phone: '+15145550199' })), insert(contact(A, { phone: '+15145550199' }))]);
+    expect(phone.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((phone.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.details).toEqual({ conflicting_field: 'phone' });
+    // The same identity in another account is another person.
+    await expect(insert(contact(B, { email: 'concurrent@example.com' }))).resolves.toBeDefined();
+  });
+
+  it('a refused identity leaves no contact row behind (the transaction rolls back)', async () => {
+    await insert(contact(A, { email: 'first@example.com' }));
+    const second = contact(A, { email: 'first@example.com' });
+    await expect(insert(second)).rejects.toBeInstanceOf(IdentityTakenError);
+    expect(await repository.findContact(A, second.id)).toBeNull();
+  });
+
+  it('identity owners resolve through merge chains to the surviving contact', async () => {
+    const a = await insert(contact(A, { email: 'chain-a@example.com' }));
+    const b = await insert(contact(A, { email: 'chain-b@example.com' }));
+    const c = await insert(contact(A));
+    await transactions.run(async () => {
+      await repository.updateContact({ ...a, mergedIntoId: b.id, mergedAt: clock.now() });
+      await repository.updateContact({ ...b, mergedIntoId: c.id, mergedAt: clock.now() });
+    });
+    const owners = await repository.findIdentityOwners(A, [
+      { kind: 'email', value: 'chain-a@example.com' },
+      { kind: 'email', value: 'chain-b@example.com' },
+    ]);
+    expect(owners.sort((x, y) => x.value.localeCompare(y.value))).toEqual([
+      { kind: 'email', value: 'chain-a@example.com', contactId: a.id, survivorId: c.id },
+      { kind: 'email', value: 'chain-b@example.com', contactId: b.id, survivorId: c.id },
+    ]);
+    expect((await repository.absorbedInto(A, c.id)).sort()).toEqual([a.id, b.id].sort());
+    expect(await reads.getContact(A, a.id)).toBeNull();
+    expect(await repository.findIdentityOwners(B, [{ kind: 'email', value: 'chain-a@example.com' }])).toEqual([]);
+  });
+
+  it('setPrimaryIdentity replaces the primary, promotes an own secondary, refuses another contact’s', async () => {
+    const me = await insert(contact(A, { email: 'me@example.com' }));
+    const other = await insert(contact(A, { email: 'other@example.com' }));
+    const db = context.get(DataSource);
+    await db.query(
+      `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at) VALUES ($1, $2, 'email', 'me.alt@example.com', false, now())`,
+      [A, me.id],
+    );
+    await transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', 'me.alt@example.com', clock.now()));
+    expect(await db.query(`SELECT value, is_primary FROM contacts.contact_identities WHERE contact_id = $1`, [me.id])).toEqual([
+      { value: 'me.alt@example.com', is_primary: true },
+    ]);
+    await expect(transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', 'other@example.com', clock.now()))).rejects.toBeInstanceOf(
+      IdentityTakenError,
+    );
+    await transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', null, clock.now()));
+    expect(await db.query(`SELECT value FROM contacts.contact_identities WHERE contact_id = $1`, [me.id])).toEqual([]);
+    expect(await repository.findIdentityOwners(A, [{ kind: 'email', value: 'other@example.com' }])).toEqual([
+      expect.objectContaining({ contactId: other.id }),
+    ]);
+  });
+
+  it('deleteContacts removes the contacts with their identities, tag links and notes, in the account only', async () => {
+    const doomed = await insert(contact(A, { email: 'doomed@example.com' }));
+    const tag = { id: newId(), name: `Tag ${newId()}`, color: '#6b7280', description: null, category: null, systemKey: null, createdAt: clock.now(), updatedAt: clock.now() };
+    await transactions.run(async () => {
+      await repository.insertTag(A, tag);
+      await repository.attachTags(A, doomed.id, [tag.id], clock.now());
+      await repository.insertNote(A, { id: newId(), contactId: doomed.id, body: 'x', actor: { type: null, id: null, name: null, via: null }, createdAt: clock.now() });
+    });
+    await transactions.run(() => repository.deleteContacts(B, [doomed.id]));
+    expect(await repository.findContact(A, doomed.id)).not.toBeNull();
+    await transactions.run(() => repository.deleteContacts(A, [doomed.id]));
+    expect(await repository.findContact(A, doomed.id)).toBeNull();
+    const db = context.get(DataSource);
+    for (const table of ['contact_identities', 'contact_tags', 'contact_notes']) {
+      expect(await db.query(`SELECT 1 FROM contacts.${table} WHERE contact_id = $1`, [doomed.id])).toEqual([]);
+    }
+    expect(await repository.findTags(A, [tag.id])).toHaveLength(1);
+  });
+
+  it('tag names are unique per account (case-sensitive); campaign tags by system key', async () => {
+    const tag = (name: string, systemKey: string | null = null) => ({
+      id: newId(),
+      name,
+      color: '#6b7280',
+      description: null,
+      category: null,
+      systemKey,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    await transactions.run(() => repository.insertTag(A, tag('Unique')));
+    await expect(transactions.run(() => repository.insertTag(A, tag('Unique')))).rejects.toBeInstanceOf(TagNameTakenError);
+    await transactions.run(() => repository.insertTag(A, tag('unique')));
+    await transactions.run(() => repository.insertTag(B, tag('Unique')));
+    expect(await transactions.run(() => repository.insertTagIfAbsent(A, tag('Campagne : X', 'campaign:x')))).toBe(true);
+    expect(await transactions.run(() => repository.insertTagIfAbsent(A, tag('Campagne : Y', 'campaign:x')))).toBe(false);
+    expect(await repository.findTagBySystemKey(A, 'campaign:x')).toMatchObject({ name: 'Campagne : X' });
+    expect(await repository.findTagBySystemKey(B, 'campaign:x')).toBeNull();
+  });
+});
