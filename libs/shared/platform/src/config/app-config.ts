@@ -30,7 +30,7 @@ export class AppConfig {
   /** Outbox rows the relay locks and enqueues per transaction. */
   readonly outboxRelayBatchSize: number;
 
-  constructor(env: Record<string, string | undefined> = process.env) {
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {
     this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
     this.redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
     this.redisPrefix = env.REDIS_PREFIX ?? 'leadflow';
@@ -49,9 +49,9 @@ export class AppConfig {
     this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
   }
 
-  /** Returns a copy with some settings replaced (tests). */
+  /** Returns a copy built from the same environment with some settings replaced. */
   with(overrides: Record<string, string | undefined>): AppConfig {
-    return new AppConfig({ ...process.env, ...overrides });
+    return new AppConfig({ ...this.env, ...overrides });
   }
 
   private static readSecretKey(raw: string | undefined, nodeEnv: string): Buffer {
