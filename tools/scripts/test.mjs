@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check the whole workspace, then run every unit, integration and end-to-end test
+// `npm test`: type-check the whole workspace, lint it (module boundaries included), then run every unit, integration and end-to-end test
 // (root jest.config.js) against real PostgreSQL and Redis. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 
@@ -9,4 +9,6 @@ const run = (command, args) => {
 };
 
 run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+run('npx', ['eslint', '.']);
+run('node', ['tools/scripts/check-openapi-parity.mjs']);
 run('npx', ['jest', '--ci', ...process.argv.slice(2)]);

@@ -5,3 +5,4 @@
 export * from './provision-senders.command';
 export * from './sender';
 export * from './sender.queries';
+export * from './queue-email.command';

@@ -1,0 +1,51 @@
+import { Command } from '@nestjs/cqrs';
+import type { AccountId } from '@leadflow/shared-kernel';
+
+/** Kinds of outgoing email; `type` as `GET /admin/v1/accounts/{id}/emails` lists it. */
+export type OutgoingEmailType =
+  | 'transactional'
+  | 'quote'
+  | 'booking_notification'
+  | 'automation'
+  | 'registration_confirmation'
+  | 'test';
+
+/** One email to send through the outgoing-email path (quotes, bookings, automations, POST /v1/emails/send). */
+export interface OutgoingEmailRequest {
+  to: string;
+  subject: string;
+  /** HTML body; sanitised with sanitize-html before it is stored. */
+  html: string;
+  type: OutgoingEmailType;
+  /** 1 = highest (transactional). */
+  priority: number;
+  /** Sender; null or absent means the account's default sender (400 `no_sender_configured` when none). */
+  from?: { email: string; name: string | null } | null;
+  replyTo?: string | null;
+  isTest?: boolean;
+  /** Contact the email belongs to, if any (conversation history). */
+  contactId?: string | null;
+  /** What caused it, e.g. `{ kind: 'quote', id }`, for tracing. */
+  source?: { kind: string; id: string } | null;
+}
+
+export interface QueuedEmail {
+  id: string;
+  status: 'queued';
+  from: { email: string; name: string | null };
+}
+
+/**
+ * Records an email as `queued` in the caller's unit of work (TransactionHost), with an `email_queued`
+ * outbox event; the worker sends it (SMTP_URL or the logging transport), retries transient failures
+ * and records the delivery state. Throws 400 `no_sender_configured` when no sender is given and the
+ * account has no default sender.
+ */
+export class QueueEmailCommand extends Command<QueuedEmail> {
+  constructor(
+    readonly accountId: AccountId,
+    readonly email: OutgoingEmailRequest,
+  ) {
+    super();
+  }
+}
