@@ -1,0 +1,7 @@
+import { QuotesInit1795324197792 } from './infrastructure/persistence/migrations/1795324197792-quotes-init';
+
+export * from './quotes-http.module';
+export * from './quotes-jobs.module';
+
+/** Migrations of the `quotes` schema, in order. */
+export const quotesMigrations = [QuotesInit1795324197792];
