@@ -18,7 +18,7 @@ export interface ScenarioResult {
   connections: number | null;
   /** Responses per second, any status (autocannon's `Req/Sec` average over one-second samples). */
   requests_per_second: number | null;
-  /** 2xx responses per second (responses / duration × 2xx share). */
+  /** 2xx responses per second: requests_per_second × the 2xx share of the responses. */
   ok_per_second: number | null;
   latency_ms: { p50: number; p90: number; p99: number; average: number; max: number } | null;
   responses: number | null;
@@ -142,7 +142,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
     duration_seconds: result.duration,
     connections: result.connections,
     requests_per_second: round(result.requests.average, 1),
-    ok_per_second: result.duration > 0 ? round(ok / result.duration, 1) : null,
+    ok_per_second: responses > 0 ? round(result.requests.average * (ok / responses), 1) : 0,
     latency_ms: {
       p50: result.latency.p50,
       p90: result.latency.p90,
