@@ -6,6 +6,7 @@ import { ContactsHttpModule } from '@leadflow/contacts-adapters';
 import { MessagingHttpModule } from '@leadflow/messaging-adapters';
 import { OperatorHttpModule } from '@leadflow/operator-adapters';
 import { PipelineHttpModule } from '@leadflow/pipeline-adapters';
+import { QuotesHttpModule } from '@leadflow/quotes-adapters';
 import { UsageHttpModule } from '@leadflow/usage-adapters';
 import {
   ApiRequestGuard,
@@ -28,7 +29,7 @@ export class AppModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule],
+      imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule],
       controllers: [HealthController, OpenApiController],
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },

@@ -14,6 +14,11 @@ import { TestApi } from './support/test-api';
 const DIR = resolve(__dirname, '..', 'openapi');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 const COVERED = /^\/(admin\/)?v1(\/|$)/;
+/**
+ * Served outside the API on purpose, so neither described nor covered: the lead's public quote page
+ * (server-rendered HTML for a browser, no API key, form posts; operator-api › PUBLIC_BASE_URL).
+ */
+const NON_API_HTML_ROUTES = ['GET /q/{token}', 'POST /q/{token}/sign', 'POST /q/{token}/decline'];
 
 function documented(file: string): Set<string> {
   const doc = parse(readFileSync(resolve(DIR, file), 'utf8')) as { paths?: Record<string, Record<string, unknown>> };
@@ -46,6 +51,15 @@ describe('OpenAPI coverage of the registered routes', () => {
   it('sees the routes Nest registered', () => {
     expect(served).toContain('GET /v1/me');
     expect(served).toContain('POST /admin/v1/accounts');
+  });
+
+  it('serves the public quote pages as non-API HTML routes, left out of the descriptions', () => {
+    const all = new Set(registeredRoutes(api.app).map((route) => `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`));
+    for (const route of NON_API_HTML_ROUTES) expect(all).toContain(route);
+    for (const file of ['openapi.fr.yaml', 'openapi.en.yaml']) {
+      const paths = Object.keys((parse(readFileSync(resolve(DIR, file), 'utf8')) as { paths: Record<string, unknown> }).paths);
+      expect(paths.filter((path) => path.startsWith('/q/'))).toEqual([]);
+    }
   });
 
   it('every /v1 and /admin/v1 route is in both descriptions, and every documented one exists', () => {

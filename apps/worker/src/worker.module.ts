@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { ContactsJobsModule } from '@leadflow/contacts-adapters';
+import { MessagingJobsModule } from '@leadflow/messaging-adapters';
+import { QuotesJobsModule } from '@leadflow/quotes-adapters';
 import { UsageJobsModule } from '@leadflow/usage-adapters';
 import { WorkerLifecycleModule } from './worker-lifecycle.module';
 
@@ -15,7 +18,7 @@ export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule],
+      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule],
     };
   }
 }

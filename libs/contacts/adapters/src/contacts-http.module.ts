@@ -1,23 +1,30 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CONTACTS_HANDLERS, ContactJournal, ContactsReadModel, ContactsRepository, UnitOfWork } from '@leadflow/contacts-core';
+import { CONTACTS_HANDLERS, ContactStageRepository, ContactJournal, ContactsReadModel, ContactsRepository, EmailUnsubscribes, LeadCaptureLog, UnitOfWork } from '@leadflow/contacts-core';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
+import { TypeOrmContactStageRepository } from './infrastructure/persistence/typeorm-contact-stage.repository';
 import { TypeOrmContactsReadModel } from './infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-contacts.repository';
+import { TypeOrmEmailUnsubscribes } from './infrastructure/persistence/typeorm-email-unsubscribes';
+import { TypeOrmLeadCaptureLog } from './infrastructure/persistence/typeorm-lead-capture.log';
 import { PlatformContactJournal, PlatformUnitOfWork } from './infrastructure/platform-journal';
 import { ContactsController } from './interface/http/contacts.controller';
+import { LeadsController } from './interface/http/leads.controller';
 import { TagsController } from './interface/http/tags.controller';
 
-/** Contacts, tags, custom fields and notes for the api app (published commands included). */
+/** Contacts, tags, custom fields, notes and lead capture for the api app (published commands included). */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTACTS_RECORDS)],
-  controllers: [ContactsController, TagsController],
+  controllers: [ContactsController, TagsController, LeadsController],
   providers: [
     ...CONTACTS_HANDLERS,
     { provide: ContactsRepository, useClass: TypeOrmContactsRepository },
+    { provide: ContactStageRepository, useClass: TypeOrmContactStageRepository },
     { provide: ContactsReadModel, useClass: TypeOrmContactsReadModel },
     { provide: UnitOfWork, useClass: PlatformUnitOfWork },
     { provide: ContactJournal, useClass: PlatformContactJournal },
+    { provide: EmailUnsubscribes, useClass: TypeOrmEmailUnsubscribes },
+    { provide: LeadCaptureLog, useClass: TypeOrmLeadCaptureLog },
   ],
 })
 export class ContactsHttpModule {}

@@ -40,6 +40,8 @@ describe('TypeOrmContactsRepository', () => {
     salesRepId: null,
     attribution: {},
     addressParts: { ...EMPTY_ADDRESS },
+    sourceLabel: null,
+    expectedCloseDate: null,
     archivedAt: null,
     mergedIntoId: null,
     mergedAt: null,

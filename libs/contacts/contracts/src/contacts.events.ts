@@ -15,6 +15,8 @@ export const CONTACT_EVENTS = {
   merged: 'contact_merged',
   unmerged: 'contact_unmerged',
   disqualified: 'contact_disqualified',
+  /** A recorded lead capture (public webhook name; payload `LeadCreatedPayload`). */
+  leadCreated: 'lead_created',
 } as const;
 
 /** One changed field of `lead_updated`: public field name → previous and new public value. */

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MESSAGING_HANDLERS, SenderRepository } from '@leadflow/messaging-core';
-import { SenderRecord } from './infrastructure/persistence/sender.record';
-import { TypeOrmSenderRepository } from './infrastructure/persistence/typeorm-sender.repository';
+import { MESSAGING_HANDLERS } from '@leadflow/messaging-core';
+import { MESSAGING_PERSISTENCE, MESSAGING_RECORDS } from './messaging.providers';
 
-/** Messaging for the api app: senders (provisioning command, default-sender query). Emails come later. */
+/**
+ * Messaging for the api app: senders (provisioning command, default-sender query) and the
+ * outgoing-email path's published command and query (QueueEmailCommand, ListOutgoingEmailsQuery).
+ * Delivery runs in the worker (MessagingJobsModule).
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([SenderRecord])],
-  providers: [...MESSAGING_HANDLERS, { provide: SenderRepository, useClass: TypeOrmSenderRepository }],
+  imports: [TypeOrmModule.forFeature(MESSAGING_RECORDS)],
+  providers: [...MESSAGING_HANDLERS, ...MESSAGING_PERSISTENCE],
 })
 export class MessagingHttpModule {}

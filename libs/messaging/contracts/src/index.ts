@@ -6,3 +6,5 @@ export * from './provision-senders.command';
 export * from './sender';
 export * from './sender.queries';
 export * from './queue-email.command';
+export * from './outgoing-email.events';
+export * from './outgoing-email.queries';

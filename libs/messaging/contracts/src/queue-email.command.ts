@@ -22,6 +22,7 @@ export interface OutgoingEmailRequest {
   /** Sender; null or absent means the account's default sender (400 `no_sender_configured` when none). */
   from?: { email: string; name: string | null } | null;
   replyTo?: string | null;
+  /** A test send: the subject is prefixed `[TEST] ` (once). Listed with `is_test` by the operator API. */
   isTest?: boolean;
   /** Contact the email belongs to, if any (conversation history). */
   contactId?: string | null;

@@ -3,10 +3,12 @@ import { AccountActivityReadModel, OPERATOR_HANDLERS } from '@leadflow/operator-
 import { TypeOrmAccountActivityReadModel } from './infrastructure/persistence/typeorm-account-activity.read-model';
 import { AccountsAdminController } from './interface/http/accounts-admin.controller';
 import { ContactsAdminController } from './interface/http/contacts-admin.controller';
+import { EmailsAdminController } from './interface/http/emails-admin.controller';
+import { QuotesAdminController } from './interface/http/quotes-admin.controller';
 
 /** The operator API (`/admin/v1`): orchestrates other contexts through their published commands. */
 @Module({
-  controllers: [AccountsAdminController, ContactsAdminController],
+  controllers: [AccountsAdminController, ContactsAdminController, EmailsAdminController, QuotesAdminController],
   providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }],
 })
 export class OperatorHttpModule {}

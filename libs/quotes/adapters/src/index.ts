@@ -2,6 +2,7 @@ import { QuotesInit1795324197792 } from './infrastructure/persistence/migrations
 
 export * from './quotes-http.module';
 export * from './quotes-jobs.module';
+export * from './interface/jobs/expire-quotes.job';
 
 /** Migrations of the `quotes` schema, in order. */
 export const quotesMigrations = [QuotesInit1795324197792];

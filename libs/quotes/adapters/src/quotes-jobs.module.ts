@@ -1,5 +1,16 @@
+import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { QUOTES_JOB_HANDLERS } from '@leadflow/quotes-core';
+import { QUOTES_RECORDS } from './infrastructure/persistence/quotes.records';
+import { QUOTE_EXPIRY_QUEUE } from './interface/jobs/expire-quotes.job';
+import { ExpireQuotesProcessor } from './interface/jobs/expire-quotes.processor';
+import { QuoteExpiryScheduler } from './interface/jobs/quote-expiry.scheduler';
+import { QUOTES_PERSISTENCE_PROVIDERS } from './quotes-persistence.providers';
 
-/** The quotes context's BullMQ processors and subscribers, imported by the worker app. */
-@Module({})
+/** The quotes context for the worker: the daily expiry (repeatable job). Needs QueueModule.forRoot. */
+@Module({
+  imports: [BullModule.registerQueue({ name: QUOTE_EXPIRY_QUEUE }), TypeOrmModule.forFeature(QUOTES_RECORDS)],
+  providers: [...QUOTES_JOB_HANDLERS, ...QUOTES_PERSISTENCE_PROVIDERS, ExpireQuotesProcessor, QuoteExpiryScheduler],
+})
 export class QuotesJobsModule {}

@@ -1,1 +1,2 @@
 export * from './test-services';
+export * from './smtp-sink';

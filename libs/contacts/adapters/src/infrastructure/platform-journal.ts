@@ -25,8 +25,9 @@ export class PlatformContactJournal extends ContactJournal {
     super();
   }
 
-  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    await this.activityLog.record(accountId, entries);
+  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]> {
+    const ids = await this.activityLog.record(accountId, entries);
     await this.outbox.append(events);
+    return ids;
   }
 }

@@ -1,4 +1,6 @@
 import { AddNoteHandler } from './commands/add-note.handler';
+import { CaptureLeadHandler } from './commands/capture-lead/capture-lead.handler';
+import { HandOffSmsFollowUpHandler } from './commands/hand-off-sms-follow-up/hand-off-sms-follow-up.handler';
 import {
   ArchiveContactHandler,
   DisqualifyContactHandler,
@@ -6,10 +8,12 @@ import {
   UnarchiveContactHandler,
   UnmergeContactHandler,
 } from './commands/contact-lifecycle.handlers';
+import { MoveContactToStageHandler, RemoveContactFromPipelineHandler } from './commands/contact-stage.handlers';
 import { AttachTagsHandler, DetachTagHandler } from './commands/contact-tags.handlers';
 import { CreateContactHandler } from './commands/create-contact.handler';
 import { DefineCustomFieldsHandler } from './commands/define-custom-fields.handler';
 import { DeleteContactHandler } from './commands/delete-contact.handler';
+import { FindOrCreateContactHandler, GetContactCardHandler, SetEmailUnsubscribedHandler } from './commands/find-or-create-contact.handler';
 import { CreateTagHandler, EnsureCampaignTagHandler } from './commands/tags.handlers';
 import { UpdateContactHandler } from './commands/update-contact.handler';
 import { GetContactHandler, GetContactTimelineHandler, ListContactsHandler, ListTagsHandler } from './queries/contact.query-handlers';
@@ -30,8 +34,17 @@ export const CONTACTS_HANDLERS = [
   MergeContactHandler,
   UnmergeContactHandler,
   DisqualifyContactHandler,
+  FindOrCreateContactHandler,
+  SetEmailUnsubscribedHandler,
+  GetContactCardHandler,
+  MoveContactToStageHandler,
+  RemoveContactFromPipelineHandler,
+  CaptureLeadHandler,
   ListContactsHandler,
   GetContactHandler,
   GetContactTimelineHandler,
   ListTagsHandler,
 ];
+
+/** Handlers the worker's contacts jobs run (the SMS follow-up hand-off of captured leads). */
+export const CONTACTS_JOB_HANDLERS = [HandOffSmsFollowUpHandler];

@@ -12,6 +12,8 @@ import {
 import { ContactArchivedError, InvalidCustomFieldsError, NoFieldsError } from './contacts.errors';
 import { CustomFieldDefinition, mergeCustomFields, resolveCustomFields } from './custom-fields';
 import { centsToDollars, dollarsToCents } from './money';
+import type { IgnoredFields } from './lead-capture/ignored-fields';
+import { enrichContactWithLead, IdentityHolder, LeadContactData, LeadEnrichment, LeadPlacement } from './lead-capture/lead-enrichment';
 
 /** Postal address parts, completed by lead capture without overwriting filled values. */
 export interface ContactAddress {
@@ -62,6 +64,10 @@ export interface ContactState {
   /** First-touch attribution (utm, gclid) kept by lead capture. */
   attribution: Record<string, unknown>;
   addressParts: ContactAddress;
+  /** Free-form source label of the first capture (`source_label`), shown in pipeline and activity log. */
+  sourceLabel: string | null;
+  /** Expected close date of the deal, `YYYY-MM-DD` (lead capture's pipeline block). */
+  expectedCloseDate: string | null;
   archivedAt: Date | null;
   /** Set when absorbed by a merge: the survivor's id. */
   mergedIntoId: string | null;
@@ -174,6 +180,8 @@ export class Contact {
       salesRepId: null,
       attribution: {},
       addressParts: { ...EMPTY_ADDRESS },
+      sourceLabel: null,
+      expectedCloseDate: null,
       archivedAt: null,
       mergedIntoId: null,
       mergedAt: null,
@@ -198,6 +206,61 @@ export class Contact {
   /** Sets the System the contact belongs to (resolved after the input is validated). */
   placeInSystem(systemId: string): void {
     this.state = { ...this.state, systemId };
+  }
+
+  /**
+   * A contact created by lead capture: the capture's identity, custom fields (keyed by id), address,
+   * first-touch attribution, source label and notes, placed in the resolved pipeline stage.
+   */
+  static fromLead(lead: LeadContactData, placement: LeadPlacement, context: NewContactContext): Contact {
+    return new Contact({
+      id: context.id,
+      accountId: context.accountId,
+      firstName: lead.firstName,
+      lastName: lead.lastName,
+      email: lead.email,
+      phone: lead.phone,
+      company: null,
+      dealValueCents: placement.dealValueCents,
+      customFields: { ...lead.customFields },
+      isPriority: false,
+      notes: lead.notes,
+      source: context.source,
+      systemId: context.systemId ?? '',
+      pipelineId: placement.stageId === null ? null : placement.pipelineId,
+      stageId: placement.stageId,
+      salesRepId: placement.salesRepId,
+      attribution: lead.attribution ? { ...lead.attribution } : {},
+      addressParts: { ...EMPTY_ADDRESS, ...lead.address },
+      sourceLabel: lead.sourceLabel,
+      expectedCloseDate: placement.expectedCloseDate,
+      archivedAt: null,
+      mergedIntoId: null,
+      mergedAt: null,
+      disqualifiedAt: null,
+      createdAt: context.now,
+      updatedAt: context.now,
+    });
+  }
+
+  /**
+   * Lead capture on this existing contact (see {@link enrichContactWithLead}): fills what is empty,
+   * refreshes custom fields, names the pipeline members kept. Returns the identities to write and
+   * whether anything changed.
+   */
+  enrichWithLead(
+    lead: LeadContactData,
+    placement: LeadPlacement,
+    holders: { email: IdentityHolder; phone: IdentityHolder },
+    ignored: IgnoredFields,
+    now: Date,
+  ): Omit<LeadEnrichment, 'next'> & { changed: boolean } {
+    const { next, ...identities } = enrichContactWithLead(this.state, lead, placement, holders, ignored, now);
+    const { updatedAt: _before, ...previous } = this.state;
+    const { updatedAt: _after, ...current } = next;
+    const changed = JSON.stringify(previous) !== JSON.stringify(current);
+    if (changed) this.state = next;
+    return { ...identities, changed };
   }
 
   /** Primary email and phone identities. */

@@ -99,3 +99,24 @@ export class ContactArchivedError extends BusinessRuleViolationError {
     super('contact_archived', 'The contact is archived: its deal value cannot change.', { field });
   }
 }
+
+/** The 422 codes of lead capture, rendered in the simplified body (public-api-v1 › Endpoints › Leads rule 9). */
+export type LeadCaptureRejectionCode = 'invalid_phone' | 'missing_consent' | 'invalid_email' | 'invalid_payload' | 'pipeline_not_found' | 'stage_not_found';
+
+/**
+ * 422 refusal of a lead capture in the simplified body: no `type`, no `doc_url`, `details` an array of
+ * `{ field, reason }` (field `""` when the body is not an object); the message echoes the invalid scalar
+ * value (at most 120 characters of it). Nothing is written.
+ */
+export class LeadCaptureRejectedError extends DomainError {
+  constructor(code: LeadCaptureRejectionCode, message: string, violations: { field: string; reason: string }[]) {
+    super(code, message, violations, { simplified: true });
+  }
+}
+
+/** 403 `terms_acceptance_required` (standard envelope): the account has not accepted the API terms (Authentication 5). */
+export class TermsAcceptanceRequiredError extends DomainError {
+  constructor() {
+    super('terms_acceptance_required', 'The organisation must accept the API terms before capturing leads.', null);
+  }
+}

@@ -1,7 +1,8 @@
-import type { AccountId, IntegrationEvent, Page } from '@leadflow/shared-kernel';
+import { AccountId, IntegrationEvent, newId, Page } from '@leadflow/shared-kernel';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
 import { ContactsRepository, IdentityOwner, NoteState, TagState } from '../application/ports/contacts.repository.port';
+import { LeadCaptureLog, LeadCaptureRecord, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
 import { ContactJournal, JournalEntry, UnitOfWork } from '../application/ports/unit-of-work.port';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
@@ -25,15 +26,17 @@ export class InMemoryContactsStore {
   tags: (TagState & { accountId: string })[] = [];
   contactTags: { accountId: string; contactId: string; tagId: string }[] = [];
   notes: (NoteState & { accountId: string })[] = [];
-  entries: (JournalEntry & { accountId: string })[] = [];
+  entries: (JournalEntry & { accountId: string; id: string })[] = [];
   events: IntegrationEvent[] = [];
+  captures: (LeadCaptureRecord & { accountId: string })[] = [];
+  handOffs: (SmsHandOff & { accountId: string })[] = [];
 
   private readonly concurrent: ((store: InMemoryContactsStore) => void)[] = [];
 
   /** The rows as JSON (dates as ISO strings). */
   snapshot(): string {
-    const { contacts, identities, definitions, tags, contactTags, notes, entries, events } = this;
-    return JSON.stringify({ contacts, identities, definitions, tags, contactTags, notes, entries, events });
+    const { contacts, identities, definitions, tags, contactTags, notes, entries, events, captures, handOffs } = this;
+    return JSON.stringify({ contacts, identities, definitions, tags, contactTags, notes, entries, events, captures, handOffs });
   }
 
   /** Back to `snapshot`, then re-applies what concurrent transactions committed meanwhile. */
@@ -72,9 +75,11 @@ export class InMemoryContactJournal extends ContactJournal {
     super();
   }
 
-  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    this.store.entries.push(...entries.map((entry) => ({ ...entry, accountId })));
+  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]> {
+    const rows = entries.map((entry) => ({ ...entry, accountId, id: newId() }));
+    this.store.entries.push(...rows);
     this.store.events.push(...events);
+    return rows.map((row) => row.id);
   }
 }
 
@@ -113,6 +118,12 @@ export class InMemoryContactsRepository extends ContactsRepository {
     if (existing && existing.contactId !== contactId) throw new IdentityTakenError(kind);
     if (existing) existing.isPrimary = true;
     else this.insertIdentity({ accountId, contactId, kind, value, isPrimary: true });
+  }
+
+  async addSecondaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string): Promise<boolean> {
+    if (this.store.identities.some((row) => row.accountId === accountId && row.kind === kind && row.value === value)) return false;
+    this.insertIdentity({ accountId, contactId, kind, value, isPrimary: false });
+    return true;
   }
 
   async findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]> {
@@ -168,6 +179,18 @@ export class InMemoryContactsRepository extends ContactsRepository {
     const taken = (await this.tagNameExists(accountId, tag.name)) || (tag.systemKey !== null && (await this.findTagBySystemKey(accountId, tag.systemKey)) !== null);
     if (!taken) this.store.tags.push({ ...tag, accountId });
     return !taken;
+  }
+
+  async ensureTags(accountId: AccountId, names: readonly string[], template: { color: string }, at: Date): Promise<TagState[]> {
+    for (const name of names) {
+      if (!(await this.tagNameExists(accountId, name))) {
+        this.store.tags.push({ id: newId(), accountId, name, color: template.color, description: null, category: null, systemKey: null, createdAt: at, updatedAt: at });
+      }
+    }
+    return names.map((name) => {
+      const { accountId: _a, ...tag } = this.store.tags.find((row) => row.accountId === accountId && row.name === name)!;
+      return tag;
+    });
   }
 
   async contactTagIds(accountId: AccountId, contactId: string): Promise<string[]> {
@@ -238,5 +261,37 @@ export class InMemoryContactsReadModel extends ContactsReadModel {
 
   async listDefinitions(accountId: AccountId): Promise<CustomFieldDefinitionView[]> {
     return this.store.definitions.filter((row) => row.accountId === accountId).map(toDefinitionView);
+  }
+}
+
+/** {@link LeadCaptureLog} over the store (rolled back with the unit of work). */
+export class InMemoryLeadCaptureLog extends LeadCaptureLog {
+  constructor(private readonly store: InMemoryContactsStore) {
+    super();
+  }
+
+  async lastCapture(accountId: AccountId, contactId: string): Promise<LeadCaptureRecord | null> {
+    const rows = this.store.captures.filter((row) => row.accountId === accountId && row.contactId === contactId);
+    const last = rows.sort((a, b) => b.capturedAt.getTime() - a.capturedAt.getTime())[0];
+    if (!last) return null;
+    const { accountId: _a, ...capture } = last;
+    return capture;
+  }
+
+  async record(accountId: AccountId, capture: LeadCaptureRecord): Promise<void> {
+    this.store.captures.push({ ...capture, accountId });
+  }
+}
+
+/** {@link SmsFollowUpPort} recording hand-offs in the store, one per event. */
+export class InMemorySmsFollowUp extends SmsFollowUpPort {
+  constructor(private readonly store: InMemoryContactsStore) {
+    super();
+  }
+
+  async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<boolean> {
+    if (this.store.handOffs.some((row) => row.accountId === accountId && row.eventId === handOff.eventId)) return false;
+    this.store.handOffs.push({ ...handOff, accountId });
+    return true;
   }
 }

@@ -1,5 +1,11 @@
+import { DeliverOutgoingEmailHandler } from './commands/deliver-outgoing-email/deliver-outgoing-email.handler';
 import { ProvisionSendersHandler } from './commands/provision-senders/provision-senders.handler';
+import { QueueEmailHandler } from './commands/queue-email/queue-email.handler';
+import { ListOutgoingEmailsHandler } from './queries/outgoing-email.query-handlers';
 import { GetDefaultSenderHandler, ListSendersHandler } from './queries/sender.query-handlers';
 
-/** Every command and query handler of the messaging context (registered by its adapters modules). */
-export const MESSAGING_HANDLERS = [ProvisionSendersHandler, GetDefaultSenderHandler, ListSendersHandler];
+/** Every command and query handler of the messaging context but delivery (registered by its adapters modules). */
+export const MESSAGING_HANDLERS = [ProvisionSendersHandler, GetDefaultSenderHandler, ListSendersHandler, QueueEmailHandler, ListOutgoingEmailsHandler];
+
+/** The worker's delivery attempt (needs an `EmailTransport`): registered by the jobs module only. */
+export const MESSAGING_DELIVERY_HANDLERS = [DeliverOutgoingEmailHandler];

@@ -1,4 +1,6 @@
+import { MoveDealHandler, PlaceDealHandler, RemoveDealHandler } from './commands/deals/deal.handlers';
 import { ProvisionPipelinesHandler } from './commands/provision-pipelines/provision-pipelines.handler';
+import { ListDealsHandler, ListPipelineStagesHandler } from './queries/deal.query-handlers';
 import {
   FindPipelineHandler,
   FindStageBySlugHandler,
@@ -15,4 +17,9 @@ export const PIPELINE_HANDLERS = [
   FindStageHandler,
   FindStageBySlugHandler,
   ListStagesHandler,
+  PlaceDealHandler,
+  MoveDealHandler,
+  RemoveDealHandler,
+  ListPipelineStagesHandler,
+  ListDealsHandler,
 ];

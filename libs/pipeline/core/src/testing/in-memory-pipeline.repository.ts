@@ -1,5 +1,6 @@
 import type { AccountId } from '@leadflow/shared-kernel';
 import { PipelineRepository } from '../application/ports/pipeline.repository.port';
+import type { StageRef } from '../domain/deal';
 import type { ExistingPipeline, Pipeline } from '../domain/pipeline.aggregate';
 
 /** In-memory fake of {@link PipelineRepository} for handler unit tests. */
@@ -12,5 +13,13 @@ export class InMemoryPipelineRepository extends PipelineRepository {
 
   async insert(accountId: AccountId, pipelines: readonly Pipeline[]): Promise<void> {
     this.pipelines.set(accountId, [...(this.pipelines.get(accountId) ?? []), ...pipelines]);
+  }
+
+  async findStage(accountId: AccountId, stageId: string): Promise<StageRef | null> {
+    for (const pipeline of this.pipelines.get(accountId) ?? []) {
+      const stage = pipeline.stages.find((candidate) => candidate.id === stageId);
+      if (stage) return { id: stage.id, pipelineId: pipeline.id, isLost: stage.isLost, isDisqualification: stage.isDisqualification };
+    }
+    return null;
   }
 }

@@ -29,6 +29,8 @@ export class AppConfig {
   readonly outboxRelayIntervalMs: number;
   /** Outbox rows the relay locks and enqueues per transaction. */
   readonly outboxRelayBatchSize: number;
+  /** Worker: base delay of the exponential backoff between delivery attempts of an outgoing email (milliseconds). */
+  readonly emailRetryDelayMs: number;
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {
     this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
@@ -47,6 +49,7 @@ export class AppConfig {
     this.logLevel = env.LOG_LEVEL ?? (this.nodeEnv === 'test' ? 'silent' : 'info');
     this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
     this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
+    this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
   }
 
   /** Returns a copy built from the same environment with some settings replaced. */

@@ -1,4 +1,4 @@
-import { isWellFormedMediaType, parseJsonBody } from './fastify-setup';
+import { isWellFormedMediaType, parseFormBody, parseJsonBody } from './fastify-setup';
 
 describe('isWellFormedMediaType (the rule Fastify applies before parsing)', () => {
   it.each([['application/json'], ['application/json; charset=utf-8'], ['Application/JSON'], ['text/plain'], ['application/vnd.api+json'], ['multipart/form-data; boundary=x']])(
@@ -36,5 +36,14 @@ describe('parseJsonBody', () => {
       ok: true,
       value: { constructor: 'Acme', note: '__proto__ in a value' },
     });
+  });
+});
+
+describe('parseFormBody (routes flagged with @AcceptFormBody only)', () => {
+  it('reads an HTML form post into a flat object without prototype', () => {
+    const fields = parseFormBody('confirm=sign&name=Nadia+B%C3%A9langer&__proto__=x&confirm=decline');
+    expect({ ...fields }).toEqual({ confirm: 'decline', name: 'Nadia Bélanger', ['__proto__']: 'x' });
+    expect(Object.getPrototypeOf(fields)).toBeNull();
+    expect(parseFormBody('')).toEqual(Object.create(null));
   });
 });

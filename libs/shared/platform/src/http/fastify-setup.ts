@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -101,6 +101,15 @@ export function installHttpContract(app: NestFastifyApplication): void {
     const parsed = parseJsonBody(text);
     if (parsed.ok) return done(null, parsed.value);
     request.leadflow.bodyError = parsed.problem;
+    done(null, undefined);
+  });
+  // HTML form posts, only on the routes flagged with @AcceptFormBody() (the public quote page's buttons):
+  // parsed to a flat object. Anywhere else they are refused like any non-JSON body (415 after authentication).
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.leadflow.rawBody = text;
+    if (acceptsFormBody(request)) return done(null, parseFormBody(text));
+    if (text.length > 0) request.leadflow.bodyError = 'unsupported_media_type';
     done(null, undefined);
   });
   // Everything else (no Content-Type, a non-JSON one, a malformed one: see onRequest) is read, kept
@@ -212,4 +221,26 @@ function hasPoisonedMember(value: unknown): boolean {
     pending.push(...Object.values(node));
   }
   return false;
+}
+
+/** Fastify route `config` flag set by {@link AcceptFormBody}. */
+export const FORM_BODY_ROUTE = 'leadflowFormBody';
+
+/**
+ * Lets one route accept `application/x-www-form-urlencoded` bodies (an HTML form post), parsed to a
+ * flat object of strings; every other route keeps refusing them (415). Routes outside `/v1` and
+ * `/admin/v1` only (the API speaks JSON).
+ */
+export const AcceptFormBody = () => RouteConfig({ [FORM_BODY_ROUTE]: true });
+
+function acceptsFormBody(request: FastifyRequest): boolean {
+  const config = request.routeOptions?.config as unknown as Record<string, unknown> | undefined;
+  return config?.[FORM_BODY_ROUTE] === true;
+}
+
+/** `a=1&b=x+y` → `{ a: '1', b: 'x y' }` (null prototype; the last of repeated names wins). */
+export function parseFormBody(text: string): Record<string, string> {
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) fields[name] = value;
+  return fields;
 }

@@ -33,6 +33,8 @@ export const ContactMapper = {
         province: record.province,
         country: record.country,
       },
+      sourceLabel: record.sourceLabel,
+      expectedCloseDate: record.expectedCloseDate,
       archivedAt: record.archivedAt,
       mergedIntoId: record.mergedIntoId,
       mergedAt: record.mergedAt,

@@ -30,6 +30,9 @@ export class ContactRecord {
   @Column({ type: 'text', nullable: true }) sector: string | null;
   @Column({ type: 'text', nullable: true }) province: string | null;
   @Column({ type: 'text', nullable: true }) country: string | null;
+  @Column({ type: 'text', nullable: true }) sourceLabel: string | null;
+  /** `YYYY-MM-DD` (a PostgreSQL `date`, read as a string). */
+  @Column({ type: 'date', nullable: true }) expectedCloseDate: string | null;
   @Column({ type: 'timestamptz', nullable: true }) archivedAt: Date | null;
   @Column({ type: 'uuid', nullable: true }) mergedIntoId: string | null;
   @Column({ type: 'timestamptz', nullable: true }) mergedAt: Date | null;
@@ -91,4 +94,40 @@ export class ContactNoteRecord {
   @Column('timestamptz') createdAt: Date;
 }
 
-export const CONTACTS_RECORDS = [ContactRecord, ContactIdentityRecord, CustomFieldDefinitionRecord, TagRecord, ContactTagRecord, ContactNoteRecord];
+/** `contacts.lead_captures`: one recorded lead capture (outcome `created`); opens the contact's 5 minute window. */
+@Entity({ schema: 'contacts', name: 'lead_captures' })
+export class LeadCaptureRecordRow {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') accountId: string;
+  @Column('uuid') contactId: string;
+  @Column('uuid') activityId: string;
+  @Column('boolean') contactWasNew: boolean;
+  @Column('timestamptz') capturedAt: Date;
+}
+
+/** `contacts.sms_handoffs`: a captured lead handed over to the SMS bot (one per `lead_created` event). */
+@Entity({ schema: 'contacts', name: 'sms_handoffs' })
+export class SmsHandOffRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') accountId: string;
+  @Column('uuid') eventId: string;
+  @Column('uuid') contactId: string;
+  @Column('uuid') captureId: string;
+  @Column('text') phone: string;
+  @Column({ type: 'text', nullable: true }) firstName: string | null;
+  /** `pending` until the SMS bot takes it. */
+  @Column('text') status: string;
+  @Column('timestamptz') capturedAt: Date;
+  @Column('timestamptz') createdAt: Date;
+}
+
+export const CONTACTS_RECORDS = [
+  ContactRecord,
+  ContactIdentityRecord,
+  CustomFieldDefinitionRecord,
+  TagRecord,
+  ContactTagRecord,
+  ContactNoteRecord,
+  LeadCaptureRecordRow,
+  SmsHandOffRecord,
+];

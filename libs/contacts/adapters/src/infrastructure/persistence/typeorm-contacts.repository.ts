@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AccountId, isUuid } from '@leadflow/shared-kernel';
+import { AccountId, isUuid, newId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
 import {
   ContactsRepository,
@@ -89,6 +89,17 @@ export class TypeOrmContactsRepository extends ContactsRepository {
     if (rows.length === 0) throw new IdentityTakenError(kind);
   }
 
+  async addSecondaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await this.manager.query(
+      `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at)
+       VALUES ($1, $2, $3, $4, false, $5)
+       ON CONFLICT (account_id, kind, value) DO NOTHING
+       RETURNING contact_id`,
+      [accountId, contactId, kind, value, at],
+    );
+    return rows.length > 0;
+  }
+
   async findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]> {
     if (identities.length === 0) return [];
     const rows: { kind: IdentityKind; value: string; contact_id: string; survivor_id: string }[] = await this.manager.query(
@@ -126,7 +137,7 @@ export class TypeOrmContactsRepository extends ContactsRepository {
   async deleteContacts(accountId: AccountId, contactIds: readonly string[]): Promise<void> {
     if (contactIds.length === 0) return;
     const ids = [...contactIds];
-    for (const table of ['contact_identities', 'contact_tags', 'contact_notes']) {
+    for (const table of ['contact_identities', 'contact_tags', 'contact_notes', 'lead_captures', 'sms_handoffs']) {
       await this.manager.query(`DELETE FROM contacts.${table} WHERE account_id = $1 AND contact_id = ANY($2::uuid[])`, [accountId, ids]);
     }
     await this.manager.query(`DELETE FROM contacts.contacts WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, ids]);
@@ -190,6 +201,22 @@ export class TypeOrmContactsRepository extends ContactsRepository {
       [tag.id, accountId, tag.name, tag.color, tag.description, tag.category, tag.systemKey, tag.createdAt, tag.updatedAt],
     );
     return rows.length > 0;
+  }
+
+  async ensureTags(accountId: AccountId, names: readonly string[], template: { color: string }, at: Date): Promise<TagState[]> {
+    if (names.length === 0) return [];
+    const wanted = [...names];
+    // One statement creates the missing names (a concurrent creation of a name waits, then does nothing),
+    // the next one reads them all back (a new snapshot: it sees the concurrent ones too).
+    await this.manager.query(
+      `INSERT INTO contacts.tags (id, account_id, name, color, description, category, system_key, created_at, updated_at)
+       SELECT id, $1, name, $3, NULL, NULL, NULL, $4, $4 FROM unnest($2::text[], $5::uuid[]) AS t(name, id)
+       ON CONFLICT DO NOTHING`,
+      [accountId, wanted, template.color, at, wanted.map(() => newId())],
+    );
+    const rows = await this.manager.find(TagRecord, { where: { accountId, name: In(wanted) } });
+    const byName = new Map(rows.map((row) => [row.name, ContactMapper.toTag(row)]));
+    return wanted.map((name) => byName.get(name)).filter((tag): tag is TagState => tag !== undefined);
   }
 
   async contactTagIds(accountId: AccountId, contactId: string): Promise<string[]> {

@@ -48,6 +48,11 @@ export abstract class ContactsRepository {
    * contact holds it.
    */
   abstract setPrimaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string | null, at: Date): Promise<void>;
+  /**
+   * Adds a secondary identity of the contact (lead capture's new phone); false when the value is
+   * already stored (for this or another contact): nothing is moved.
+   */
+  abstract addSecondaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string, at: Date): Promise<boolean>;
   /** Stored identities (primary or secondary) equal to any of `identities`, with their surviving contact. */
   abstract findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]>;
   /** Ids of the contacts merged into `contactId`, directly or through a chain. */
@@ -65,6 +70,11 @@ export abstract class ContactsRepository {
   abstract insertTag(accountId: AccountId, tag: TagState): Promise<void>;
   /** Inserts unless the name or system key exists; true when inserted. */
   abstract insertTagIfAbsent(accountId: AccountId, tag: TagState): Promise<boolean>;
+  /**
+   * The account's tags with these exact names, the missing ones created with `template`'s color and
+   * no category (a concurrent creation of the same name is tolerated). Order of `names`.
+   */
+  abstract ensureTags(accountId: AccountId, names: readonly string[], template: { color: string }, at: Date): Promise<TagState[]>;
   abstract contactTagIds(accountId: AccountId, contactId: string): Promise<string[]>;
   /** Attaches the tags not attached yet; returns the ids newly attached. */
   abstract attachTags(accountId: AccountId, contactId: string, tagIds: readonly string[], at: Date): Promise<string[]>;

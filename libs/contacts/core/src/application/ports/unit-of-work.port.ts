@@ -19,5 +19,6 @@ export interface JournalEntry {
  * with the business rows (shared-platform's ActivityLogWriter and OutboxWriter).
  */
 export abstract class ContactJournal {
-  abstract record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<void>;
+  /** Returns the ids of the activity entries, in order. */
+  abstract record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]>;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, DomainError } from '@leadflow/shared-kernel';
+import { AccountId, DomainError, isUuid } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
-import { ExistingPipeline, Pipeline, PipelineRepository } from '@leadflow/pipeline-core';
+import { ExistingPipeline, Pipeline, PipelineRepository, StageRef } from '@leadflow/pipeline-core';
 import { PipelineRecord, StageRecord } from './pipeline.records';
 
 const UNIQUE_VIOLATION = '23505';
@@ -40,5 +40,11 @@ export class TypeOrmPipelineRepository extends PipelineRepository {
       }
       throw error;
     }
+  }
+
+  async findStage(accountId: AccountId, stageId: string): Promise<StageRef | null> {
+    if (!isUuid(stageId)) return null;
+    const row = await this.transactions.manager.findOneBy(StageRecord, { accountId, id: stageId.toLowerCase() });
+    return row ? { id: row.id, pipelineId: row.pipelineId, isLost: row.isLost, isDisqualification: row.isDisqualification } : null;
   }
 }

@@ -1,9 +1,22 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError, InvalidRequestError } from '@leadflow/shared-kernel';
 import { IdempotencyStore } from './idempotency.store';
+
+/** Metadata key set by `@Idempotent(options)`. */
+export const IDEMPOTENT_ROUTE = 'leadflow:idempotent';
+
+/** Per-route options of `@Idempotent`. */
+export interface IdempotentOptions {
+  /**
+   * Turns the stored body into the body of a replay (default: sent unchanged). Lead capture uses it
+   * to answer `status: idempotent_replay` with the original contact and timestamps.
+   */
+  replay?: (storedBody: unknown) => unknown;
+}
 
 const KEY_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -19,6 +32,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The canonical body; a body nested too deeply to walk is a malformed request (400), never a 500. */
+function canonicalBody(body: unknown): string {
+  try {
+    return canonicalJson(body ?? null);
+  } catch (error) {
+    if (error instanceof RangeError) throw new InvalidRequestError('', 'too_deep', 'The body is nested too deeply.');
+    throw error;
+  }
+}
+
 /**
  * See {@link Idempotent}. Runs after authentication (the key is scoped to the account) and before the
  * validation pipe, so an invalid `Idempotency-Key` answers 400 `invalid_request` (`details.field`
@@ -28,7 +51,10 @@ export function canonicalJson(value: unknown): string {
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger(IdempotencyInterceptor.name);
 
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    @Optional() private readonly reflector?: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return from(this.handle(context, next));
@@ -46,7 +72,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const principal = request.leadflow.principal;
     if (!principal) throw new Error('Idempotent route without an authenticated principal');
     // The URL as routed (the legacy `/api` prefix already removed), query string included.
-    const fingerprint = createHash('sha256').update(`${request.method} ${request.url} ${canonicalJson(request.body ?? null)}`).digest('hex');
+    const fingerprint = createHash('sha256').update(`${request.method} ${request.url} ${canonicalBody(request.body)}`).digest('hex');
 
     const claim = await this.store.claim(principal.accountId, key, fingerprint);
     if (claim.outcome === 'conflict') {
@@ -60,7 +86,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     if (claim.outcome === 'replay') {
       void reply.status(claim.status).header('Idempotent-Replayed', 'true');
-      return claim.body;
+      const options = this.reflector?.get<IdempotentOptions | undefined>(IDEMPOTENT_ROUTE, context.getHandler());
+      return options?.replay ? options.replay(claim.body) : claim.body;
     }
     let body: unknown;
     try {

@@ -1,0 +1,118 @@
+import { INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Contact } from '@leadflow/contacts-core';
+import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
+import { PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { createTestServices, TestServices } from '@leadflow/shared-testing';
+import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
+import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
+import { TypeOrmLeadCaptureLog } from '../src/infrastructure/persistence/typeorm-lead-capture.log';
+import { PostgresSmsFollowUpAdapter } from '../src/infrastructure/sms/postgres-sms-follow-up.adapter';
+
+/** Lead capture's persistence on real PostgreSQL: secondary identities, tags on the fly, the capture log, SMS hand-offs. */
+describe('lead capture persistence', () => {
+  let services: TestServices;
+  let context: INestApplicationContext;
+  let repository: TypeOrmContactsRepository;
+  let captures: TypeOrmLeadCaptureLog;
+  let sms: PostgresSmsFollowUpAdapter;
+  let transactions: TransactionHost;
+  let db: DataSource;
+  const clock = new FixedClock(new Date('2026-06-01T09:00:00.000Z'));
+  const A = asAccountId(newId());
+  const B = asAccountId(newId());
+
+  const contact = async (accountId = A, phone = '+15145550100') => {
+    const state = Contact.create({ phone }, { id: newId(), accountId, systemId: newId(), source: 'api', now: clock.now(), definitions: [] }).snapshot;
+    await transactions.run(() => repository.insertContact(state));
+    return state;
+  };
+
+  beforeAll(async () => {
+    services = await createTestServices();
+    @Module({
+      imports: [PlatformModule.forRoot({ config: services.config(), clock }), TypeOrmModule.forFeature(CONTACTS_RECORDS)],
+      providers: [TypeOrmContactsRepository, TypeOrmLeadCaptureLog, PostgresSmsFollowUpAdapter],
+    })
+    class TestModule {}
+    context = await NestFactory.createApplicationContext(TestModule, { logger: false, abortOnError: false });
+    repository = context.get(TypeOrmContactsRepository);
+    captures = context.get(TypeOrmLeadCaptureLog);
+    sms = context.get(PostgresSmsFollowUpAdapter);
+    transactions = context.get(TransactionHost);
+    db = context.get(DataSource);
+  });
+  afterAll(async () => {
+    await context.close();
+    await services.dispose();
+  });
+
+  it('adds a secondary identity once; a value held by another contact is not moved', async () => {
+    const one = await contact(A, '+15145550101');
+    const two = await contact(A, '+15145550102');
+    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(true);
+    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(false);
+    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+15145550102', clock.now())).toBe(false);
+    const owners = await repository.findIdentityOwners(A, [
+      { kind: 'phone', value: '+14385550161' },
+      { kind: 'phone', value: '+15145550102' },
+    ]);
+    expect(owners.map(({ value, survivorId }) => ({ value, survivorId })).sort((a, b) => a.value.localeCompare(b.value))).toEqual([
+      { value: '+14385550161', survivorId: one.id },
+      { value: '+15145550102', survivorId: two.id },
+    ]);
+    const rows = await db.query(`SELECT is_primary FROM contacts.contact_identities WHERE account_id = $1 AND value = '+14385550161'`, [A]);
+    expect(rows).toEqual([{ is_primary: false }]);
+  });
+
+  it('ensureTags creates the missing names, reuses existing ones, per account, in the order asked', async () => {
+    const first = await transactions.run(() => repository.ensureTags(A, ['Cuisine', 'Facebook Ads'], { color: '#6b7280' }, clock.now()));
+    const second = await transactions.run(() => repository.ensureTags(A, ['Facebook Ads', 'Mobile'], { color: '#6b7280' }, clock.now()));
+    expect(first.map((tag) => tag.name)).toEqual(['Cuisine', 'Facebook Ads']);
+    expect(second.map((tag) => tag.name)).toEqual(['Facebook Ads', 'Mobile']);
+    expect(second[0].id).toBe(first[1].id);
+    const other = await transactions.run(() => repository.ensureTags(B, ['Cuisine'], { color: '#6b7280' }, clock.now()));
+    expect(other[0].id).not.toBe(first[0].id);
+    expect(await db.query(`SELECT count(*)::int AS n FROM contacts.tags WHERE account_id = $1`, [A])).toEqual([{ n: 3 }]);
+  });
+
+  it('concurrent ensureTags of the same new name create it once', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => transactions.run(() => repository.ensureTags(A, ['Course'], { color: '#6b7280' }, clock.now()))));
+    expect(new Set(results.map((tags) => tags[0].id)).size).toBe(1);
+  });
+
+  it('the capture log answers the contact\'s latest capture, per account', async () => {
+    const state = await contact(A, '+15145550103');
+    expect(await captures.lastCapture(A, state.id)).toBeNull();
+    const older = { id: newId(), contactId: state.id, activityId: newId(), contactWasNew: true, capturedAt: new Date('2026-06-01T09:00:00.000Z') };
+    const newer = { id: newId(), contactId: state.id, activityId: newId(), contactWasNew: false, capturedAt: new Date('2026-06-01T09:10:00.000Z') };
+    await transactions.run(async () => {
+      await captures.record(A, older);
+      await captures.record(A, newer);
+    });
+    expect(await captures.lastCapture(A, state.id)).toEqual(newer);
+    expect(await captures.lastCapture(B, state.id)).toBeNull();
+  });
+
+  it('records one SMS hand-off per event', async () => {
+    const state = await contact(A, '+15145550104');
+    const handOff = { eventId: newId(), contactId: state.id, captureId: newId(), phone: '+15145550104', firstName: 'Élise', capturedAt: clock.now(), handedOffAt: clock.now() };
+    expect(await sms.handOff(A, handOff)).toBe(true);
+    expect(await sms.handOff(A, handOff)).toBe(false);
+    expect(await db.query(`SELECT status, phone FROM contacts.sms_handoffs WHERE account_id = $1 AND event_id = $2`, [A, handOff.eventId])).toEqual([
+      { status: 'pending', phone: '+15145550104' },
+    ]);
+  });
+
+  it('deleting a contact deletes its captures and hand-offs', async () => {
+    const state = await contact(A, '+15145550105');
+    await transactions.run(() => captures.record(A, { id: newId(), contactId: state.id, activityId: newId(), contactWasNew: true, capturedAt: clock.now() }));
+    await sms.handOff(A, { eventId: newId(), contactId: state.id, captureId: newId(), phone: '+15145550105', firstName: null, capturedAt: clock.now(), handedOffAt: clock.now() });
+    await transactions.run(() => repository.deleteContacts(A, [state.id]));
+    for (const table of ['contacts.lead_captures', 'contacts.sms_handoffs']) {
+      expect(await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1 AND contact_id = $2`, [A, state.id])).toEqual([{ n: 0 }]);
+    }
+  });
+});

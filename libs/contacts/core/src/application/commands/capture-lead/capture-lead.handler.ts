@@ -1,0 +1,312 @@
+import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { AccountId, Actor, Clock, isUuid, newId } from '@leadflow/shared-kernel';
+import { ListSystemsQuery, ListTeamMembersQuery } from '@leadflow/accounts-contracts';
+import { FindPipelineQuery, FindStageBySlugQuery, FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
+import { CONTACT_EVENTS, LeadAssignmentStatus, LeadCaptureResult, LeadCreatedPayload, type IgnoredField } from '@leadflow/contacts-contracts';
+import { Contact } from '../../../domain/contact.aggregate';
+import { IdentityTakenError, LeadCaptureRejectedError, SystemNotFoundError, TermsAcceptanceRequiredError } from '../../../domain/contacts.errors';
+import { IgnoredFields } from '../../../domain/lead-capture/ignored-fields';
+import { leadAttribution } from '../../../domain/lead-capture/lead-attribution';
+import { decideLeadOutcome } from '../../../domain/lead-capture/lead-capture-outcome';
+import { parseLeadCapture, ParsedLead } from '../../../domain/lead-capture/lead-capture-input';
+import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custom-fields';
+import type { IdentityHolder, LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
+import { centsToDollars } from '../../../domain/money';
+import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
+import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { LeadCaptureLog } from '../../ports/lead-capture.ports';
+import { ContactJournal, UnitOfWork } from '../../ports/unit-of-work.port';
+import { integrationEvent, toContactView } from '../../views';
+import { CaptureLeadCommand } from './capture-lead.command';
+
+/** Attempts of one capture: a concurrent capture of the same new person makes the first one lose the identity race. */
+const MAX_ATTEMPTS = 3;
+
+/** Thrown inside an attempt when what was read changed meanwhile: the attempt rolls back and starts over. */
+class CaptureRaceLost extends Error {}
+
+/** What the request resolved to before any write (rules that need the account's settings). */
+interface ResolvedRequest {
+  lead: ParsedLead;
+  data: LeadContactData;
+  placement: LeadPlacement;
+  stage: StageView | null;
+  systemId: string;
+  assignment: LeadAssignmentStatus;
+}
+
+/**
+ * `POST /v1/leads/capture`: public-api-v1 › Lead capture input, response, outcome and Endpoints › Leads.
+ *
+ * Before any write, in this order: 403 `terms_acceptance_required`; the body (see `parseLeadCapture`:
+ * 422 `invalid_payload`, `invalid_phone`, `invalid_email`, `missing_consent`, simplified); 422
+ * `system_not_found` (standard envelope; an inactive System sends the lead to the main one,
+ * `system_not_active`); 422 `pipeline_not_found` / `stage_not_found` (simplified; without
+ * `pipeline_slug` the stage is looked up in the default pipeline, without a block the lead enters the
+ * default stage of the default pipeline); the sales rep (`sales_rep_not_found`), custom fields by name.
+ *
+ * Then one transaction: the person is resolved by email (case-insensitive), then by phone, primary or
+ * secondary details alike (email wins when they name two contacts); a new person becomes a contact;
+ * an existing one is locked and enriched without overwriting filled fields. The outcome follows
+ * (see `decideLeadOutcome`): only `created` records the capture — the tags (created on the fly), an
+ * activity entry `lead_created`, a `contact_created` (new contact) and a `lead_created` outbox event
+ * (the SMS follow-up hand-off consumes it) and the capture row that opens the 5 minute window.
+ * `idempotent_replay` and `existing_pipeline_contact` record none of that (`submission_not_recorded`).
+ *
+ * Two concurrent captures of one new person: the unique identity index refuses the second insert,
+ * whose attempt rolls back and starts over, finding the first one's contact (one contact, one capture).
+ */
+@CommandHandler(CaptureLeadCommand)
+export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
+  constructor(
+    private readonly contacts: ContactsRepository,
+    private readonly captures: LeadCaptureLog,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: ContactJournal,
+    private readonly queries: QueryBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, body, actor, apiTermsAccepted }: CaptureLeadCommand): Promise<LeadCaptureResult> {
+    if (!apiTermsAccepted) throw new TermsAcceptanceRequiredError();
+    const lead = parseLeadCapture(body);
+    const request = await this.resolve(accountId, lead);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const ignored = lead.ignored.clone();
+        return await this.unitOfWork.run(() => this.capture(accountId, request, ignored, actor));
+      } catch (error) {
+        const raced = error instanceof IdentityTakenError || error instanceof CaptureRaceLost;
+        if (!raced || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ resolution (reads only)
+
+  private async resolve(accountId: AccountId, lead: ParsedLead): Promise<ResolvedRequest> {
+    const systemId = await this.systemFor(accountId, lead);
+    const stage = await this.stageFor(accountId, lead);
+    const { salesRepId, assignment } = await this.salesRepFor(accountId, lead);
+    const customFields = Object.keys(lead.customFields).length > 0
+      ? resolveLeadCustomFields(await this.contacts.listDefinitions(accountId), lead.customFields, lead.ignored)
+      : {};
+    const data: LeadContactData = {
+      firstName: lead.firstName,
+      lastName: lead.lastName,
+      email: lead.email,
+      phone: lead.phone,
+      customFields,
+      address: lead.address,
+      attribution: leadAttribution(lead.utm, lead.gclid, lead.adsConsent),
+      sourceLabel: lead.sourceLabel,
+      notes: lead.notes,
+    };
+    const placement: LeadPlacement = {
+      pipelineId: stage?.pipelineId ?? null,
+      stageId: stage?.id ?? null,
+      dealValueCents: lead.pipeline.dealValueCents,
+      expectedCloseDate: lead.pipeline.expectedCloseDate,
+      salesRepId,
+      sent: lead.pipeline.sent.filter((member) => member !== 'assigned_sales_rep_email' || salesRepId !== null),
+    };
+    return { lead, data, placement, stage, systemId, assignment };
+  }
+
+  /** Rule 6: unknown → 422 `system_not_found` (standard envelope); inactive → the main System, `system_not_active`; omitted → main. */
+  private async systemFor(accountId: AccountId, lead: ParsedLead): Promise<string> {
+    const systems = await this.queries.execute(new ListSystemsQuery(accountId));
+    const main = systems.find((system) => system.isMain) ?? systems.find((system) => system.isActive) ?? systems[0];
+    const requested = lead.systemId;
+    if (requested === undefined || requested === null || requested === '') {
+      if (!main) throw new SystemNotFoundError();
+      return main.id;
+    }
+    const wanted = isUuid(requested) ? systems.find((system) => system.id.toLowerCase() === requested.toLowerCase()) : undefined;
+    if (!wanted) throw new SystemNotFoundError();
+    if (wanted.isActive || !main) return wanted.id;
+    lead.ignored.add('system_id', 'system_not_active');
+    return main.id;
+  }
+
+  /** Rule 5: the stage named (or the default one) in the pipeline named (or the default one); null when the account has no pipeline. */
+  private async stageFor(accountId: AccountId, lead: ParsedLead): Promise<StageView | null> {
+    const { pipelineSlug, stageSlug } = lead.pipeline;
+    const stage = await this.queries.execute(new FindStageBySlugQuery(accountId, pipelineSlug, stageSlug));
+    if (stage) return stage;
+    const pipeline = await this.queries.execute(new FindPipelineQuery(accountId, pipelineSlug));
+    if (pipelineSlug !== null && !pipeline) {
+      throw new LeadCaptureRejectedError('pipeline_not_found', `No pipeline "${pipelineSlug.slice(0, 120)}" in this account.`, [
+        { field: 'pipeline.pipeline_slug', reason: 'not_found' },
+      ]);
+    }
+    if (stageSlug !== null) {
+      const where = pipeline ? `pipeline "${pipeline.slug}"` : 'the default pipeline';
+      throw new LeadCaptureRejectedError('stage_not_found', `No stage "${stageSlug.slice(0, 120)}" in ${where}.`, [
+        { field: 'pipeline.stage_slug', reason: 'not_found' },
+      ]);
+    }
+    return null; // no default pipeline (or a pipeline without stages): the lead is captured without a stage
+  }
+
+  private async salesRepFor(accountId: AccountId, lead: ParsedLead): Promise<{ salesRepId: string | null; assignment: LeadAssignmentStatus }> {
+    const email = lead.pipeline.salesRepEmail;
+    if (email === null) return { salesRepId: null, assignment: 'unassigned' };
+    const members = await this.queries.execute(new ListTeamMembersQuery(accountId));
+    const rep = members.find((member) => member.email.toLowerCase() === email && member.isActive && member.isSalesRep);
+    if (rep) return { salesRepId: rep.id, assignment: 'assigned' };
+    lead.ignored.add('pipeline.assigned_sales_rep_email', 'sales_rep_not_found');
+    return { salesRepId: null, assignment: 'sales_rep_not_found' };
+  }
+
+  // ------------------------------------------------------------------ the transaction
+
+  private async capture(accountId: AccountId, request: ResolvedRequest, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureResult> {
+    const { data } = request;
+    const now = this.clock.now();
+    const owners = await this.contacts.findIdentityOwners(accountId, [
+      ...(data.email ? [{ kind: 'email' as const, value: data.email }] : []),
+      { kind: 'phone', value: data.phone },
+    ]);
+    const emailOwner = owners.find((owner) => owner.kind === 'email')?.survivorId ?? null;
+    const phoneOwner = owners.find((owner) => owner.kind === 'phone')?.survivorId ?? null;
+    const existingId = emailOwner ?? phoneOwner;
+
+    if (existingId === null) {
+      const contact = Contact.fromLead(data, request.placement, { id: newId(), accountId, source: 'api', systemId: request.systemId, now, definitions: [] });
+      await this.contacts.insertContact(contact.snapshot); // IdentityTakenError when a concurrent capture won: retried
+      return this.record(accountId, request, contact, true, ignored, actor, now);
+    }
+
+    const state = await this.contacts.findContact(accountId, existingId, { lock: true });
+    if (!state || state.mergedIntoId) throw new CaptureRaceLost();
+    const contact = Contact.restore(state);
+    const last = await this.captures.lastCapture(accountId, state.id);
+    const currentStage = state.stageId ? await this.queries.execute(new FindStageQuery(accountId, state.stageId)) : null;
+    const inOpenStage = state.archivedAt === null && currentStage !== null && !currentStage.isWon && !currentStage.isLost;
+    const outcome = decideLeadOutcome({ contactWasNew: false, lastCaptureAt: last?.capturedAt ?? null, now, inOpenStage });
+
+    const holder = (owner: string | null): IdentityHolder => (owner === null ? 'none' : owner === state.id ? 'self' : 'other');
+    const enrichment = contact.enrichWithLead(data, request.placement, { email: holder(emailOwner), phone: holder(phoneOwner) }, ignored, now);
+    if (enrichment.changed) await this.contacts.updateContact(contact.snapshot);
+    if (enrichment.primaryEmail) await this.contacts.setPrimaryIdentity(accountId, state.id, 'email', enrichment.primaryEmail, now);
+    if (enrichment.primaryPhone) await this.contacts.setPrimaryIdentity(accountId, state.id, 'phone', enrichment.primaryPhone, now);
+    if (enrichment.secondaryPhone) await this.contacts.addSecondaryIdentity(accountId, state.id, 'phone', enrichment.secondaryPhone, now);
+
+    if (outcome === 'created') return this.record(accountId, request, contact, false, ignored, actor, now);
+    ignored.add('', 'submission_not_recorded', 'outcome');
+    const replay = outcome === 'idempotent_replay' && last !== null;
+    return this.result(request, {
+      status: outcome,
+      contactId: state.id,
+      contactWasNew: false,
+      ignored,
+      activityId: replay ? last.activityId : null,
+      originalCreatedAt: replay ? last.capturedAt : (last?.capturedAt ?? state.createdAt),
+    });
+  }
+
+  /** Outcome `created`: tags, activity entry, outbox events and the capture row, in the caller's transaction. */
+  private async record(
+    accountId: AccountId,
+    request: ResolvedRequest,
+    contact: Contact,
+    contactWasNew: boolean,
+    ignored: IgnoredFields,
+    actor: Actor,
+    now: Date,
+  ): Promise<LeadCaptureResult> {
+    const { lead, data } = request;
+    const state = contact.snapshot;
+    const tags = lead.tags.length > 0 ? await this.contacts.ensureTags(accountId, lead.tags, { color: DEFAULT_TAG_COLOR }, now) : [];
+    if (tags.length > 0) await this.contacts.attachTags(accountId, state.id, tags.map((tag) => tag.id), now);
+    const captureId = newId();
+    const [activityId] = await this.journal.record(
+      accountId,
+      [
+        {
+          contactId: state.id,
+          type: CONTACT_EVENTS.leadCreated,
+          actor,
+          data: {
+            capture_id: captureId,
+            contact_was_new: contactWasNew,
+            source_label: data.sourceLabel,
+            notes: data.notes,
+            tags: tags.map((tag) => tag.name),
+            attribution: data.attribution,
+            qualification_answers: lead.qualificationAnswers,
+            system_id: request.systemId,
+            pipeline_id: request.placement.pipelineId,
+            stage_id: request.placement.stageId,
+          },
+        },
+      ],
+      [],
+    );
+    const payload: LeadCreatedPayload = {
+      contact_id: state.id,
+      contact_was_new: contactWasNew,
+      capture_id: captureId,
+      activity_id: activityId,
+      phone: data.phone,
+      first_name: state.firstName,
+      last_name: state.lastName,
+      email: state.email,
+      sms_consent: true,
+      source_label: data.sourceLabel,
+      system_id: state.systemId,
+      pipeline_id: state.pipelineId,
+      stage_id: state.stageId,
+    };
+    await this.journal.record(
+      accountId,
+      [],
+      [
+        ...(contactWasNew
+          ? [integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: state.id, contact: toContactView(state) })]
+          : []),
+        integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
+      ],
+    );
+    await this.captures.record(accountId, { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now });
+    return this.result(request, { status: 'created', contactId: state.id, contactWasNew, ignored, activityId, originalCreatedAt: now });
+  }
+
+  private result(
+    request: ResolvedRequest,
+    outcome: {
+      status: LeadCaptureResult['status'];
+      contactId: string;
+      contactWasNew: boolean;
+      ignored: IgnoredFields;
+      activityId: string | null;
+      originalCreatedAt: Date;
+    },
+  ): LeadCaptureResult {
+    const { stage, lead } = request;
+    const { ignored_fields, ignored_fields_truncated } = outcome.ignored.toResponse();
+    return {
+      status: outcome.status,
+      contact_id: outcome.contactId,
+      contact_was_new: outcome.contactWasNew,
+      pipeline: stage
+        ? {
+            pipeline_id: stage.pipelineId,
+            pipeline_slug: stage.pipeline.slug,
+            pipeline_name: stage.pipeline.name,
+            stage_id: stage.id,
+            stage_slug: stage.slug,
+            stage_name: stage.name,
+            deal_value: centsToDollars(lead.pipeline.dealValueCents),
+            expected_close_date: lead.pipeline.expectedCloseDate,
+          }
+        : null,
+      assignment_status: request.assignment,
+      ignored_fields: ignored_fields as IgnoredField[],
+      ignored_fields_truncated,
+      activity_id: outcome.activityId,
+      original_created_at: outcome.originalCreatedAt.toISOString(),
+    };
+  }
+}

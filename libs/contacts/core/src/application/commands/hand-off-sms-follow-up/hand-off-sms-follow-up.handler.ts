@@ -1,0 +1,35 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '@leadflow/shared-kernel';
+import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { SmsFollowUpPort } from '../../ports/lead-capture.ports';
+import { HandOffSmsFollowUpCommand, SmsHandOffOutcome } from './hand-off-sms-follow-up.command';
+
+/**
+ * The SMS bot takes over a captured lead when consent and configuration are in order: the event
+ * carries SMS consent and a phone, and the contact still exists (not deleted, not absorbed by a merge).
+ * One hand-off per event, whatever the number of deliveries of the job.
+ */
+@CommandHandler(HandOffSmsFollowUpCommand)
+export class HandOffSmsFollowUpHandler implements ICommandHandler<HandOffSmsFollowUpCommand> {
+  constructor(
+    private readonly contacts: ContactsRepository,
+    private readonly followUp: SmsFollowUpPort,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ accountId, eventId, payload, capturedAt }: HandOffSmsFollowUpCommand): Promise<SmsHandOffOutcome> {
+    if (payload.sms_consent !== true || typeof payload.phone !== 'string' || payload.phone.length === 0) return 'skipped_no_consent';
+    const contact = await this.contacts.findContact(accountId, payload.contact_id);
+    if (!contact || contact.mergedIntoId) return 'skipped_contact_gone';
+    const recorded = await this.followUp.handOff(accountId, {
+      eventId,
+      contactId: contact.id,
+      captureId: payload.capture_id,
+      phone: payload.phone,
+      firstName: payload.first_name,
+      capturedAt,
+      handedOffAt: this.clock.now(),
+    });
+    return recorded ? 'handed_off' : 'already_handed_off';
+  }
+}

@@ -1,0 +1,37 @@
+import type { JobsOptions } from 'bullmq';
+
+/** The outbox consumer of `email_queued` (its queue is `integration-events.outgoing-emails`). */
+export const OUTGOING_EMAILS_CONSUMER = 'outgoing-emails';
+
+/** Queue of delivery attempts (prefixed by QueueModule with `<REDIS_PREFIX>:bull`). */
+export const EMAIL_DELIVERY_QUEUE = 'email-delivery';
+export const DELIVER_EMAIL_JOB = 'deliver-email';
+
+export interface DeliverEmailJob {
+  accountId: string;
+  emailId: string;
+}
+
+/**
+ * Hand-overs per email before a transient failure fails it. With the default base delay
+ * (`EMAIL_RETRY_DELAY_MS`, 30 s) the retries come after about 30 s, 1, 2, 4, 8, 16 and 32 minutes
+ * (exponential, less up to 20 % jitter): a transient failure gets about an hour to clear.
+ */
+export const EMAIL_DELIVERY_ATTEMPTS = 8;
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/**
+ * One delivery job per email: `jobId` = email id (enqueueing twice leaves one job while it is kept),
+ * BullMQ priority = the email's (1 first), retries with exponential backoff from `retryDelayMs`.
+ */
+export function emailDeliveryJobOptions(emailId: string, priority: number, retryDelayMs: number): JobsOptions {
+  return {
+    jobId: emailId,
+    priority,
+    attempts: EMAIL_DELIVERY_ATTEMPTS,
+    backoff: { type: 'exponential', delay: retryDelayMs, jitter: 0.2 },
+    removeOnComplete: { age: DAY_SECONDS, count: 100_000 },
+    removeOnFail: { age: 14 * DAY_SECONDS },
+  };
+}

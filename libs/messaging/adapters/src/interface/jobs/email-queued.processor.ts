@@ -1,0 +1,35 @@
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Job, Queue, UnrecoverableError } from 'bullmq';
+import { isUuid } from '@leadflow/shared-kernel';
+import { AppConfig, consumerQueueName, IntegrationEventJob } from '@leadflow/shared-platform';
+import { EmailQueuedPayload, MESSAGING_EVENTS } from '@leadflow/messaging-contracts';
+import { DELIVER_EMAIL_JOB, DeliverEmailJob, EMAIL_DELIVERY_QUEUE, emailDeliveryJobOptions, OUTGOING_EMAILS_CONSUMER } from './email-delivery.job';
+
+/**
+ * Consumer of `email_queued` (outbox → fan-out → here): schedules the email's delivery job. Adding it
+ * twice (an event delivered again) is harmless: the job id is the email id, and a delivery job for an
+ * email already sent does nothing.
+ */
+@Processor(consumerQueueName(OUTGOING_EMAILS_CONSUMER))
+export class EmailQueuedProcessor extends WorkerHost {
+  constructor(
+    @InjectQueue(EMAIL_DELIVERY_QUEUE) private readonly deliveries: Queue<DeliverEmailJob>,
+    private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  async process(job: Job<IntegrationEventJob>): Promise<{ emailId: string } | { ignored: string }> {
+    const event = job.data;
+    if (event.type !== MESSAGING_EVENTS.emailQueued) return { ignored: event.type };
+    const payload = event.payload as Partial<EmailQueuedPayload>;
+    if (!isUuid(payload.email_id) || !isUuid(event.accountId)) throw new UnrecoverableError(`email_queued ${event.id} names no email`);
+    const priority = typeof payload.priority === 'number' ? payload.priority : 1;
+    await this.deliveries.add(
+      DELIVER_EMAIL_JOB,
+      { accountId: event.accountId, emailId: payload.email_id },
+      emailDeliveryJobOptions(payload.email_id, priority, this.config.emailRetryDelayMs),
+    );
+    return { emailId: payload.email_id };
+  }
+}

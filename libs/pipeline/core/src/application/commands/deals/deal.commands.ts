@@ -1,0 +1,38 @@
+import { Command } from '@nestjs/cqrs';
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
+import type { DealView } from '@leadflow/pipeline-contracts';
+
+/** `POST /v1/pipeline/deals`: puts an existing contact in a stage (creates no contact). See PlaceDealHandler. */
+export class PlaceDealCommand extends Command<DealView> {
+  constructor(
+    readonly accountId: AccountId,
+    readonly contactId: string,
+    readonly stageId: string,
+    readonly actor: Actor,
+  ) {
+    super();
+  }
+}
+
+/** `PATCH /v1/pipeline/deals/{id}`: moves a deal to another stage of its pipeline. See MoveDealHandler. */
+export class MoveDealCommand extends Command<DealView> {
+  constructor(
+    readonly accountId: AccountId,
+    readonly dealId: string,
+    readonly stageId: string,
+    readonly actor: Actor,
+  ) {
+    super();
+  }
+}
+
+/** `DELETE /v1/pipeline/deals/{id}`: the stage set to none, the contact kept. See RemoveDealHandler. */
+export class RemoveDealCommand extends Command<DealView> {
+  constructor(
+    readonly accountId: AccountId,
+    readonly dealId: string,
+    readonly actor: Actor,
+  ) {
+    super();
+  }
+}

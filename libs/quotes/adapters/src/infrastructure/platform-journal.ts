@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
+import { ActivityLogWriter, OutboxWriter, TransactionHost } from '@leadflow/shared-platform';
+import { QuoteJournal, QuoteJournalEntry, QuoteUnitOfWork } from '@leadflow/quotes-core';
+
+/** {@link QuoteUnitOfWork} on shared-platform's TransactionHost (nested runs join the outer transaction). */
+@Injectable()
+export class PlatformQuoteUnitOfWork extends QuoteUnitOfWork {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.transactions.run(() => work());
+  }
+}
+
+/** {@link QuoteJournal} on `platform.activity_log` and `platform.outbox`, in the current transaction. */
+@Injectable()
+export class PlatformQuoteJournal extends QuoteJournal {
+  constructor(
+    private readonly activityLog: ActivityLogWriter,
+    private readonly outbox: OutboxWriter,
+  ) {
+    super();
+  }
+
+  async record(accountId: AccountId, entries: readonly QuoteJournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
+    await this.activityLog.record(accountId, entries);
+    await this.outbox.append(events);
+  }
+}

@@ -1,0 +1,30 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { Page } from '@leadflow/shared-kernel';
+import type { QuoteView } from '@leadflow/quotes-contracts';
+import { QuoteNotFoundError } from '../../domain/quotes.errors';
+import { GetQuoteQuery, ListQuotesQuery } from '../commands/quote.commands';
+import { QuoteRepository } from '../ports/quote.repository.port';
+import { QuotesReadModel } from '../ports/quotes.read-model.port';
+import { toQuoteView } from '../views';
+
+/** `GET /v1/quotes`: archived quotes excluded; `status` filter; `created_at DESC, id DESC`. */
+@QueryHandler(ListQuotesQuery)
+export class ListQuotesHandler implements IQueryHandler<ListQuotesQuery> {
+  constructor(private readonly reads: QuotesReadModel) {}
+
+  execute({ accountId, filter }: ListQuotesQuery): Promise<Page<QuoteView>> {
+    return this.reads.list(accountId, filter);
+  }
+}
+
+/** `GET /v1/quotes/{id}`: 404 `resource_not_found` for a missing, archived or other account's quote. */
+@QueryHandler(GetQuoteQuery)
+export class GetQuoteHandler implements IQueryHandler<GetQuoteQuery> {
+  constructor(private readonly quotes: QuoteRepository) {}
+
+  async execute({ accountId, quoteId }: GetQuoteQuery): Promise<QuoteView> {
+    const state = await this.quotes.find(accountId, quoteId);
+    if (!state || state.archivedAt) throw new QuoteNotFoundError();
+    return toQuoteView(state);
+  }
+}

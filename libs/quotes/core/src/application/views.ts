@@ -1,0 +1,64 @@
+import { AccountId, Actor, IntegrationEvent, newId } from '@leadflow/shared-kernel';
+import type { QuoteView } from '@leadflow/quotes-contracts';
+import { centsToDollars } from '../domain/money';
+import { Quote, QuoteState } from '../domain/quote.aggregate';
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** The quote read shape (public-api-v1 › Quote): amounts in dollars from integer cents. */
+export function toQuoteView(state: QuoteState): QuoteView {
+  return {
+    id: state.id,
+    quote_number: state.quoteNumber,
+    status: state.status,
+    contact_id: state.contactId,
+    prospect_name: state.prospectName,
+    prospect_email: state.prospectEmail,
+    prospect_phone: state.prospectPhone,
+    prospect_company: state.prospectCompany,
+    prospect_address: state.prospectAddress,
+    language: state.language,
+    valid_until: state.validUntil,
+    payment_terms: state.paymentTerms,
+    line_items: state.lineItems.map((line) => {
+      const amount = Quote.lineAmount(line);
+      return {
+        description: line.description,
+        quantity: Number(line.quantity),
+        unit_price: line.unitPriceCents === null ? null : centsToDollars(line.unitPriceCents),
+        amount: amount === null ? null : centsToDollars(amount),
+      };
+    }),
+    internal_notes: state.internalNotes,
+    sales_rep_id: state.salesRepId,
+    tax_profile_id: state.taxProfileId,
+    signature_payment_order: state.signaturePaymentOrder,
+    tax_exempt_reason: state.taxExemptReason,
+    subtotal: centsToDollars(state.subtotalCents),
+    tps_amount: centsToDollars(state.tpsCents),
+    tvq_amount: centsToDollars(state.tvqCents),
+    total: centsToDollars(state.totalCents),
+    amount_paid: centsToDollars(state.amountPaidCents),
+    payment_plan_type: state.paymentPlanType,
+    payment_deposit_type: state.paymentDepositType,
+    payment_deposit_value: state.paymentDepositValue === null ? null : state.paymentDepositValue / 100,
+    payment_installments_count: state.paymentInstallmentsCount,
+    payment_interval_days: state.paymentIntervalDays,
+    payment_execution_mode: state.paymentExecutionMode,
+    sent_at: iso(state.sentAt),
+    viewed_at: iso(state.viewedAt),
+    signed_at: iso(state.signedAt),
+    declined_at: iso(state.declinedAt),
+    cancelled_at: iso(state.cancelledAt),
+    expired_at: iso(state.expiredAt),
+    paid_at: iso(state.paidAt),
+    archived_at: iso(state.archivedAt),
+    created_at: state.createdAt.toISOString(),
+    updated_at: state.updatedAt.toISOString(),
+  };
+}
+
+/** An outbox event of this context: `{ quote_id, contact_id, quote, ...extra }`. */
+export function quoteEvent(type: string, accountId: AccountId, actor: Actor, occurredAt: Date, view: QuoteView, extra: Record<string, unknown> = {}): IntegrationEvent {
+  return { id: newId(), type, accountId, actor, occurredAt, payload: { quote_id: view.id, contact_id: view.contact_id, quote: view, ...extra } };
+}

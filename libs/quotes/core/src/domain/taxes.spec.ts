@@ -1,0 +1,123 @@
+import { divideHalfUp, dollarsToCents, scaledToText, toScaled } from './money';
+import { computeTotals, lineAmountCents } from './taxes';
+
+/** operator-api › Quote taxes: exact cents, each amount rounded half-up to the cent. */
+describe('money: exact decimals and half-up rounding', () => {
+  it.each([
+    [2.5, 4, 25000n],
+    [0.0001, 4, 1n],
+    [100000, 4, 1_000_000_000n],
+    [4.35, 2, 435n],
+    [0, 2, 0n],
+  ])('toScaled(%p, %p) is %p (the decimal as written, no binary drift)', (value, scale, expected) => {
+    expect(toScaled(value, scale)).toBe(expected);
+  });
+
+  it.each([[0.00001, 4], [1.005, 2], [-1, 2], [Number.NaN, 2], [Number.POSITIVE_INFINITY, 2], [1e21, 2], [1e-7, 4]])('toScaled(%p, %p) refuses', (value, scale) => {
+    expect(toScaled(value, scale)).toBeNull();
+  });
+
+  it('dollarsToCents reads 4.35 as 435 cents (4.35 * 100 is 434.99999999999994 in binary floating point)', () => {
+    expect(4.35 * 100).not.toBe(435);
+    expect(dollarsToCents(4.35)).toBe(435);
+    expect(dollarsToCents(0.1 + 0.2)).toBeNull(); // 0.30000000000000004 has more than two decimals
+  });
+
+  it.each([
+    [5n, 10n, 1n], // 0.5 → 1
+    [4n, 10n, 0n],
+    [15n, 10n, 2n], // 1.5 → 2
+    [25n, 10n, 3n], // 2.5 → 3 (half-up, not to even)
+    [-25n, 10n, -3n], // half away from zero
+    [0n, 7n, 0n],
+  ])('divideHalfUp(%p, %p) is %p', (numerator, denominator, expected) => {
+    expect(divideHalfUp(numerator, denominator)).toBe(expected);
+  });
+
+  it('scaledToText writes the shortest decimal', () => {
+    expect(scaledToText(25000n, 4)).toBe('2.5');
+    expect(scaledToText(10000n, 4)).toBe('1');
+    expect(scaledToText(1n, 4)).toBe('0.0001');
+  });
+});
+
+describe('quote totals (operator-api › Quote taxes)', () => {
+  it('a line is quantity × unit price rounded half-up to the cent: 0.5 × 0.01 = 0.005 → 0.01', () => {
+    expect(lineAmountCents({ quantity: '0.5', unitPriceCents: 1 })).toBe(1);
+  });
+
+  it('fractional quantities are exact: 2.5 × 10.01 = 25.025 → 25.03 (half-up, where rounding to even gives 25.02)', () => {
+    expect(lineAmountCents({ quantity: '2.5', unitPriceCents: 1001 })).toBe(2503);
+  });
+
+  it('an unpriced line has no amount and counts 0', () => {
+    expect(lineAmountCents({ quantity: '3', unitPriceCents: null })).toBeNull();
+    expect(computeTotals([{ quantity: '3', unitPriceCents: null }, { quantity: '1', unitPriceCents: 1000 }], 'gst_qst', false).subtotalCents).toBe(1000);
+  });
+
+  it('subtotal = Σ quantity × unit_price rounded once: two lines of 0.005 make 0.01', () => {
+    const totals = computeTotals(
+      [
+        { quantity: '0.5', unitPriceCents: 1 },
+        { quantity: '0.5', unitPriceCents: 1 },
+      ],
+      'none',
+      false,
+    );
+    expect(totals.subtotalCents).toBe(1);
+  });
+
+  it('gst_qst: TPS 5 % and TVQ 9.975 % each rounded half-up: 100.00 → 5.00 + 9.98 = 114.98', () => {
+    expect(computeTotals([{ quantity: '1', unitPriceCents: 10_000 }], 'gst_qst', false)).toEqual({
+      subtotalCents: 10_000,
+      tpsCents: 500,
+      tvqCents: 998,
+      totalCents: 11_498,
+    });
+  });
+
+  it('TVQ half cent rounds up: 60.00 → TVQ 5.985 → 5.99 (TPS 3.00, total 68.99)', () => {
+    expect(computeTotals([{ quantity: '1', unitPriceCents: 6000 }], 'gst_qst', false)).toEqual({ subtotalCents: 6000, tpsCents: 300, tvqCents: 599, totalCents: 6899 });
+  });
+
+  it('TPS half cent rounds up: 0.30 → TPS 0.015 → 0.02, TVQ 0.029925 → 0.03', () => {
+    expect(computeTotals([{ quantity: '3', unitPriceCents: 10 }], 'gst_qst', false)).toEqual({ subtotalCents: 30, tpsCents: 2, tvqCents: 3, totalCents: 35 });
+  });
+
+  it('no floating point drift: 3 × 0.10 is 0.30 and 4.35 × 1 is 4.35', () => {
+    expect(computeTotals([{ quantity: '3', unitPriceCents: 10 }], 'none', false).subtotalCents).toBe(30);
+    expect(computeTotals([{ quantity: '4.35', unitPriceCents: 100 }], 'none', false).subtotalCents).toBe(435);
+  });
+
+  it('a realistic quote: 2.5 h × 85.00 + 1 × 1234.56 + 12.75 m² × 3.49', () => {
+    const totals = computeTotals(
+      [
+        { quantity: '2.5', unitPriceCents: 8500 },
+        { quantity: '1', unitPriceCents: 123_456 },
+        { quantity: '12.75', unitPriceCents: 349 },
+      ],
+      'gst_qst',
+      false,
+    );
+    // 212.50 + 1234.56 + 44.4975 = 1491.5575 → 1491.56; TPS 74.578 → 74.58; TVQ 148.783110 → 148.78
+    expect(totals).toEqual({ subtotalCents: 149_156, tpsCents: 7458, tvqCents: 14_878, totalCents: 171_492 });
+  });
+
+  it('gst profile: TPS only; none: no tax', () => {
+    expect(computeTotals([{ quantity: '1', unitPriceCents: 10_000 }], 'gst', false)).toMatchObject({ tpsCents: 500, tvqCents: 0, totalCents: 10_500 });
+    expect(computeTotals([{ quantity: '1', unitPriceCents: 10_000 }], 'none', false)).toMatchObject({ tpsCents: 0, tvqCents: 0, totalCents: 10_000 });
+  });
+
+  it('a tax exemption sets both taxes to 0', () => {
+    expect(computeTotals([{ quantity: '1', unitPriceCents: 10_000 }], 'gst_qst', true)).toEqual({ subtotalCents: 10_000, tpsCents: 0, tvqCents: 0, totalCents: 10_000 });
+  });
+
+  it('large amounts stay exact: 100000 × 1000000.00 × 20 lines', () => {
+    const line = { quantity: '100000', unitPriceCents: 100_000_000 };
+    const totals = computeTotals(Array.from({ length: 20 }, () => line), 'gst_qst', false);
+    expect(totals.subtotalCents).toBe(200_000_000_000_000);
+    expect(totals.tpsCents).toBe(10_000_000_000_000);
+    expect(totals.tvqCents).toBe(19_950_000_000_000);
+    expect(Number.isSafeInteger(totals.totalCents)).toBe(true);
+  });
+});
