@@ -20,7 +20,7 @@ const require = createRequire(import.meta.url);
 const workspaceRoot = dirname(fileURLToPath(import.meta.url));
 
 /** Bounded contexts: each is libs/<context>/{contracts,core,adapters}, tagged scope:<context>. */
-export const CONTEXTS = ['accounts', 'contacts', 'usage', 'pipeline', 'messaging', 'operator', 'quotes'];
+export const CONTEXTS = ['accounts', 'contacts', 'usage', 'pipeline', 'messaging', 'operator', 'quotes', 'bookings', 'webhooks', 'automations', 'events'];
 
 // Guard: every context on disk must be listed above, or its projects would have no scope rule.
 const contextsOnDisk = readdirSync(join(workspaceRoot, 'libs'), { withFileTypes: true })

@@ -2,12 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@leadflow/shared-kernel';
 import { AccountsHttpModule } from '@leadflow/accounts-adapters';
+import { AutomationsHttpModule } from '@leadflow/automations-adapters';
+import { BookingsHttpModule } from '@leadflow/bookings-adapters';
 import { ContactsHttpModule } from '@leadflow/contacts-adapters';
+import { EventsHttpModule } from '@leadflow/events-adapters';
 import { MessagingHttpModule } from '@leadflow/messaging-adapters';
 import { OperatorHttpModule } from '@leadflow/operator-adapters';
 import { PipelineHttpModule } from '@leadflow/pipeline-adapters';
 import { QuotesHttpModule } from '@leadflow/quotes-adapters';
 import { UsageHttpModule } from '@leadflow/usage-adapters';
+import { WebhooksHttpModule } from '@leadflow/webhooks-adapters';
 import {
   ApiRequestGuard,
   AppConfig,
@@ -29,7 +33,8 @@ export class AppModule {
   static forRoot(options: ApiModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule],
+      imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule,
+        BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule],
       controllers: [HealthController, OpenApiController],
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },

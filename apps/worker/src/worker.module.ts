@@ -1,10 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { AutomationsJobsModule } from '@leadflow/automations-adapters';
+import { BookingsJobsModule } from '@leadflow/bookings-adapters';
 import { ContactsJobsModule } from '@leadflow/contacts-adapters';
+import { EventsJobsModule } from '@leadflow/events-adapters';
 import { MessagingJobsModule } from '@leadflow/messaging-adapters';
 import { QuotesJobsModule } from '@leadflow/quotes-adapters';
 import { UsageJobsModule } from '@leadflow/usage-adapters';
+import { WebhooksJobsModule } from '@leadflow/webhooks-adapters';
 import { WorkerLifecycleModule } from './worker-lifecycle.module';
 
 export interface WorkerModuleOptions {
@@ -18,7 +22,8 @@ export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule],
+      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
+        BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule],
     };
   }
 }

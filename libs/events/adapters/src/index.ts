@@ -1,0 +1,7 @@
+import { EventsInit1795335372884 } from './infrastructure/persistence/migrations/1795335372884-events-init';
+
+export * from './events-http.module';
+export * from './events-jobs.module';
+
+/** Migrations of the `events` schema, in order. */
+export const eventsMigrations = [EventsInit1795335372884];
