@@ -2,4 +2,4 @@
  * Public API of the webhooks context: integration events (`<thing>-<happened>.v1.ts`), published queries
  * and commands (`*.query.ts`, `*.command.ts`) and their result types. Nothing else crosses the boundary.
  */
-export {};
+export * from './webhook-event-catalog';
