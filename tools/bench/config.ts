@@ -23,6 +23,12 @@ export interface BenchConfig {
   resultsDir: string;
   /** Scenario names to run (`BENCH_ONLY`, comma-separated); empty means all. */
   only: string[];
+  /**
+   * `BENCH_FORWARDED_FOR=true`: every lead capture request carries `X-Forwarded-For` with its own address
+   * of 198.18.0.0/15 (RFC 2544 benchmarking range), so an api started with `TRUST_PROXY=127.0.0.1` sees
+   * many clients and its 100-per-minute per-IP limit does not refuse the load.
+   */
+  forwardedFor: boolean;
 }
 
 export const BASELINE_DATABASE = 'leadflow_bench_baseline';
@@ -48,6 +54,7 @@ export function readBenchConfig(env: NodeJS.ProcessEnv, repositoryRoot: string):
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name.length > 0),
+    forwardedFor: env.BENCH_FORWARDED_FOR === 'true',
   };
 }
 

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const results: ScenarioResult[] = [];
 
     // 1. The api: writes, then the reads (of a contact created just before).
-    for (const scenario of apiScenarios(people).filter((s) => selected(s.name))) results.push(await measure(scenario, apiSettings));
+    for (const scenario of apiScenarios(people, config.forwardedFor).filter((s) => selected(s.name))) results.push(await measure(scenario, apiSettings));
     const readTarget = selected('contact_read') ? await createApiContact(config.baseUrl, auth, people) : null;
     for (const scenario of apiReadScenarios(readTarget?.id ?? null).filter((s) => selected(s.name))) {
       if (scenario.name === 'contact_read' && !readTarget?.id) {

@@ -77,18 +77,40 @@ export function baselineCaptureBody(person: BenchPerson): string {
   return JSON.stringify(person);
 }
 
+/** Extra headers of one request; `{}` unless the scenario poses as many clients behind a proxy. */
+type HeaderSource = () => Record<string, string>;
+const NO_HEADERS: HeaderSource = () => ({});
+
+/**
+ * A new client address of 198.18.0.0/15 (RFC 2544) per call, as `X-Forwarded-For` (see `BENCH_FORWARDED_FOR`):
+ * 131 072 addresses before one repeats, far more than a run sends per minute.
+ */
+export function forwardedClients(): HeaderSource {
+  let n = 0;
+  return () => {
+    const slot = n++ % 131_072;
+    return { 'x-forwarded-for': `198.${18 + (slot >> 16)}.${(slot >> 8) & 255}.${slot & 255}` };
+  };
+}
+
 /** Requests whose body is built anew for every send (a new person each time). */
-function unique(method: 'POST', path: string, body: () => string): autocannon.Request[] {
-  return [{ method, path, setupRequest: (request) => ({ ...request, method, path, body: body() }) }];
+function unique(method: 'POST', path: string, body: () => string, headers: HeaderSource = NO_HEADERS): autocannon.Request[] {
+  return [{ method, path, setupRequest: (request) => ({ ...request, method, path, body: body(), headers: { ...request.headers, ...headers() } }) }];
+}
+
+/** The same body every time, with per-request headers. */
+function repeated(method: 'POST', path: string, body: string, headers: HeaderSource): autocannon.Request[] {
+  return [{ method, path, setupRequest: (request) => ({ ...request, method, path, body, headers: { ...request.headers, ...headers() } }) }];
 }
 
 function fixed(method: 'GET' | 'POST', path: string, body: string | null): autocannon.Request[] {
   return [body === null ? { method, path } : { method, path, body }];
 }
 
-/** The api's write scenarios, in the order they run. */
-export function apiScenarios(people: PersonFactory): Scenario[] {
+/** The api's write scenarios, in the order they run; `forwardedFor`: lead capture poses as many clients (config `forwardedFor`). */
+export function apiScenarios(people: PersonFactory, forwardedFor = false): Scenario[] {
   const replayed = leadCaptureBody(people.next());
+  const clients = forwardedFor ? forwardedClients() : NO_HEADERS;
   return [
     {
       name: 'lead_capture_new',
@@ -98,7 +120,7 @@ export function apiScenarios(people: PersonFactory): Scenario[] {
       path: '/v1/leads/capture',
       baseline: 'baseline_capture_new',
       probe: { body: leadCaptureBody(people.next()) },
-      requests: unique('POST', '/v1/leads/capture', () => leadCaptureBody(people.next())),
+      requests: unique('POST', '/v1/leads/capture', () => leadCaptureBody(people.next()), clients),
     },
     {
       name: 'lead_capture_replay',
@@ -108,7 +130,7 @@ export function apiScenarios(people: PersonFactory): Scenario[] {
       path: '/v1/leads/capture',
       baseline: 'baseline_capture_replay',
       probe: { body: replayed },
-      requests: fixed('POST', '/v1/leads/capture', replayed),
+      requests: repeated('POST', '/v1/leads/capture', replayed, clients),
     },
     {
       name: 'contact_create',

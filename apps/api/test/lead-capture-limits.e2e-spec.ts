@@ -81,3 +81,38 @@ describe('lead capture: per-IP limit', () => {
     });
   });
 });
+
+/**
+ * Behind a reverse proxy (README › TRUST_PROXY): the per-IP limit counts the client address from
+ * `X-Forwarded-For` only when the socket peer is a listed proxy; from anyone else the header is ignored,
+ * so a client cannot escape the limit by sending it.
+ */
+describe('lead capture: per-IP limit behind a trusted proxy (TRUST_PROXY)', () => {
+  const clock = new FixedClock(new Date('2026-05-14T13:10:00.000Z'));
+  let api: TestApi;
+  let account: ProvisionedAccount;
+  const PROXY = '10.9.0.1';
+
+  beforeAll(async () => {
+    api = await TestApi.start({ TRUST_PROXY: `${PROXY}` }, clock);
+    account = await api.provision(leadsBlueprint());
+  });
+  afterAll(() => api.close());
+
+  const send = (remoteAddress: string, forwardedFor: string) =>
+    captureLead(api, account.api_keys.capture.key, [], { remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+
+  it('counts each forwarded client separately when the request comes through the trusted proxy', async () => {
+    for (let index = 0; index < 100; index++) expect((await send(PROXY, '203.0.113.7')).status).toBe(422);
+    expect((await send(PROXY, '203.0.113.7')).status).toBe(429);
+    const otherClient = await send(PROXY, '203.0.113.8');
+    expect(otherClient.status).toBe(422);
+  });
+
+  it('ignores X-Forwarded-For from an untrusted peer: the socket address is limited', async () => {
+    for (let index = 0; index < 100; index++) expect((await send('10.9.0.2', `198.18.0.${index}`)).status).toBe(422);
+    const refused = await send('10.9.0.2', '198.18.1.1');
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited_ip');
+  });
+});

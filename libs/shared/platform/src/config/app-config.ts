@@ -31,6 +31,12 @@ export class AppConfig {
   readonly outboxRelayBatchSize: number;
   /** Worker: base delay of the exponential backoff between delivery attempts of an outgoing email (milliseconds). */
   readonly emailRetryDelayMs: number;
+  /**
+   * Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`,
+   * comma-separated, e.g. `127.0.0.1,10.0.0.0/8`); `false` when unset: the client address is the
+   * socket's. Per-IP limits (lead capture, events) and brute-force counting use the resulting address.
+   */
+  readonly trustProxy: string[] | false;
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {
     this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
@@ -50,6 +56,8 @@ export class AppConfig {
     this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
     this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
     this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
+    const trusted = (env.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+    this.trustProxy = trusted.length > 0 ? trusted : false;
   }
 
   /** Returns a copy built from the same environment with some settings replaced. */

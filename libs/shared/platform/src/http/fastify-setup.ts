@@ -18,14 +18,15 @@ const LEGACY_FLAG = Symbol('leadflow.legacy');
  * FST_ERR_BAD_URL). Nest's own `frameworkErrors` passes those to the error handler of Fastify's default
  * route context, which is not the one Nest installs at `app.init()`: Fastify's own JSON body went out.
  */
-export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl'>) {
+export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | 'trustProxy'>) {
   const logger = new Logger('Http');
   return {
     bodyLimit: BODY_LIMIT_BYTES,
     // Fastify refuses a longer path parameter by itself (414); up to this length a malformed id reaches
     // the handler, which answers like a missing resource (404), as the contract wants.
     routerOptions: { maxParamLength: 1024 },
-    trustProxy: false,
+    // Only the listed proxies' X-Forwarded-For is believed (TRUST_PROXY); by default the socket address counts.
+    trustProxy: config.trustProxy,
     requestIdHeader: false as const,
     genReqId: (raw: IncomingMessage) => {
       const given = raw.headers['x-request-id'];
