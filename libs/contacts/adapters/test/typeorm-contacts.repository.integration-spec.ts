@@ -7,7 +7,7 @@ import { AccountId, asAccountId, FixedClock, newId } from '@leadflow/shared-kern
 import { PlatformModule, TransactionHost } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
-import { TypeOrmContactsReadModel } from '../src/infrastructure/persistence/typeorm-contacts.read-model';
+import { EXACT_COUNT_CAP, TypeOrmContactsReadModel } from '../src/infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
 
 /** The contacts repository and read model on real PostgreSQL (schema from the migrations). */
@@ -196,4 +196,27 @@ describe('TypeOrmContactsRepository', () => {
     expect(await repository.findTagBySystemKey(A, 'campaign:x')).toMatchObject({ name: 'Campagne : X' });
     expect(await repository.findTagBySystemKey(B, 'campaign:x')).toBeNull();
   });
+
+  it('total_count of the contacts list is exact up to the cap, then the planner estimate (never below the cap)', async () => {
+    const small = asAccountId(newId());
+    for (let index = 0; index < 3; index++) await insert(contact(small));
+    const page = { limit: 2, after: null };
+    const exact = await transactions.run(() => reads.listContacts(small, { words: [], tagId: null, page, expandTags: false }));
+    expect(exact.pagination).toMatchObject({ total_count: 3, has_more: true });
+
+    const large = asAccountId(newId());
+    const seed = await insert(contact(large));
+    const dataSource = context.get(DataSource);
+    await dataSource.query(
+      `INSERT INTO contacts.contacts
+       SELECT (jsonb_populate_record(c, jsonb_build_object('id', gen_random_uuid()))).*
+         FROM contacts.contacts c, generate_series(1, $2::int) WHERE c.id = $1`,
+      [seed.id, EXACT_COUNT_CAP + 500],
+    );
+    await dataSource.query('ANALYZE contacts.contacts');
+    const estimated = await transactions.run(() => reads.listContacts(large, { words: [], tagId: null, page, expandTags: false }));
+    expect(estimated.pagination.total_count).toBeGreaterThan(EXACT_COUNT_CAP);
+    expect(estimated.data).toHaveLength(2);
+  });
 });
+

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SelectQueryBuilder } from 'typeorm';
 import { AccountId, isUuid, Page } from '@leadflow/shared-kernel';
 import { applyKeyset, toPage, TransactionHost } from '@leadflow/shared-platform';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
@@ -6,6 +7,9 @@ import { ContactListFilter, ContactsReadModel, NamePage, toContactView, toDefini
 import { ContactMapper } from './contact.mapper';
 import { ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
 import { encodeNameCursor } from './name-cursor';
+
+/** Up to this many matching contacts the list's `total_count` is exact; beyond, the planner's estimate. */
+export const EXACT_COUNT_CAP = 10_000;
 
 /** A search word as a literal ILIKE pattern (`%`, `_` and `\` escaped). */
 function containsPattern(word: string): string {
@@ -43,7 +47,7 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
         [name]: containsPattern(word),
       });
     });
-    const total = await query.clone().getCount();
+    const total = await this.estimateCount(query);
     const rows = await applyKeyset(query, 'c', filter.page).getMany();
     const page = toPage(rows, filter.page, total, ContactMapper.toState);
     const tags = filter.expandTags ? await this.tagsByContact(accountId, page.data.map((contact) => contact.id)) : null;
@@ -51,6 +55,21 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
       data: page.data.map((state) => toContactView(state, tags ? tags.get(state.id) ?? [] : undefined)),
       pagination: page.pagination,
     };
+  }
+
+  /**
+   * `total_count` of the contacts list, which the contract calls an estimate (public-api-v1 › Envelopes):
+   * exact up to {@link EXACT_COUNT_CAP} matching contacts (a count over at most that many index entries),
+   * beyond it PostgreSQL's planner estimate (`EXPLAIN`), never below the cap. A large account's list
+   * thus never pays a full count on every page.
+   */
+  private async estimateCount(query: SelectQueryBuilder<ContactRecord>): Promise<number> {
+    const [sql, parameters] = query.clone().select('1').limit(EXACT_COUNT_CAP + 1).getQueryAndParameters();
+    const [{ count }] = (await this.manager.query(`SELECT count(*)::int AS count FROM (${sql}) capped`, parameters)) as { count: number }[];
+    if (count <= EXACT_COUNT_CAP) return count;
+    const [unlimitedSql, unlimitedParameters] = query.clone().select('1').getQueryAndParameters();
+    const [plan] = (await this.manager.query(`EXPLAIN (FORMAT JSON) ${unlimitedSql}`, unlimitedParameters)) as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];
+    return Math.max(EXACT_COUNT_CAP + 1, Math.round(plan['QUERY PLAN'][0].Plan['Plan Rows']));
   }
 
   async getContact(accountId: AccountId, contactId: string, options: { expandTags?: boolean } = {}): Promise<ContactView | null> {
