@@ -115,8 +115,9 @@ describe('lead capture', () => {
         },
       ]);
       const events = await eventsOf(id);
-      expect(events.map((event) => event.type)).toEqual(['contact_created', 'lead_created']);
-      expect(events[1].payload).toMatchObject({ contact_id: id, contact_was_new: true, phone: phone.e164, sms_consent: true, activity_id: response.body.activity_id });
+      expect(events.map((event) => event.type)).toEqual(['contact_created', 'stage_changed', 'lead_created']);
+      expect(events[1].payload).toEqual({ contact_id: id, pipeline_id: expect.any(String), from_stage_id: null, to_stage_id: response.body.pipeline.stage_id });
+      expect(events[2].payload).toMatchObject({ contact_id: id, contact_was_new: true, phone: phone.e164, sms_consent: true, activity_id: response.body.activity_id });
       expect(await capturesOf(id)).toBe(1);
     });
 
@@ -186,6 +187,18 @@ describe('lead capture', () => {
       const result = await ok({ email: 'API.MADE@example.com', phone: phone.raw, sms_consent: true, first_name: 'Api' });
       expect(result).toMatchObject({ status: 'created', contact_was_new: false, contact_id: created.body.data.id });
       expect(await contactRow(created.body.data.id)).toMatchObject({ first_name: 'Api', stage_id: stages().ventes.stages.nouveau });
+    });
+
+    it('a reused contact enriched and placed in a stage emits lead_updated with the changed fields and stage_changed (webhooks, stage automations)', async () => {
+      const phone = freshPhone();
+      const created = await api.request({ method: 'POST', path: '/v1/contacts', token: account.api_keys.full.key, body: { email: 'enriched.events@example.com', phone: phone.raw } });
+      const id = created.body.data.id as string;
+      await ok({ email: 'enriched.events@example.com', phone: phone.raw, sms_consent: true, first_name: 'Églantine' });
+      const events = await eventsOf(id);
+      expect(events.map((event) => event.type)).toEqual(['contact_created', 'lead_updated', 'stage_changed', 'lead_created']);
+      expect(events[1].payload.changes).toEqual({ first_name: { previous: null, current: 'Églantine' } });
+      expect(events[1].payload.changes).not.toHaveProperty('updated_at');
+      expect(events[2].payload).toEqual({ contact_id: id, pipeline_id: stages().ventes.id, from_stage_id: null, to_stage_id: stages().ventes.stages.nouveau });
     });
   });
 
@@ -286,6 +299,9 @@ describe('lead capture', () => {
       expect(await tagNamesOf(first.contact_id)).toEqual(['Bathroom']);
       expect(await activityOf(first.contact_id)).toHaveLength(1);
       expect((await eventsOf(first.contact_id)).filter((event) => event.type === 'lead_created')).toHaveLength(1);
+      const updates = (await eventsOf(first.contact_id)).filter((event) => event.type === 'lead_updated');
+      expect(updates).toHaveLength(1); // the custom field refresh is a contact update; no activity entry for it
+      expect(Object.keys(updates[0].payload.changes)).toEqual(['custom_fields']);
       expect(await capturesOf(first.contact_id)).toBe(1);
       expect(await sql().count('contacts.tags', `account_id = $1 AND name = 'Facebook Ads'`, [account.account_id])).toBe(1); // created by the first test only
     });
@@ -317,7 +333,7 @@ describe('lead capture', () => {
       expect(await activityOf(first.contact_id)).toHaveLength(2);
       expect(await capturesOf(first.contact_id)).toBe(2);
       expect(await tagNamesOf(first.contact_id)).toEqual(['Deuxième projet']);
-      expect((await eventsOf(first.contact_id)).map((event) => event.type)).toEqual(['contact_created', 'lead_created', 'lead_created']);
+      expect((await eventsOf(first.contact_id)).map((event) => event.type)).toEqual(['contact_created', 'stage_changed', 'lead_created', 'lead_created']);
     });
 
     it('created, not new: an archived contact is not in an open stage', async () => {

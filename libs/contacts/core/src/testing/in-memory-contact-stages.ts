@@ -20,6 +20,10 @@ export class InMemoryContactStageRepository extends ContactStageRepository {
       return { ...row, ...position, updatedAt: at, aiFollowUpStoppedAt: stoppedAt };
     });
   }
+
+  async aiFollowUpStoppedAt(_accountId: AccountId, contactId: string): Promise<Date | null> {
+    return aiFollowUpStoppedAt(this.store, contactId);
+  }
 }
 
 /** The stored contact's AI follow-up marker (null when never set). */

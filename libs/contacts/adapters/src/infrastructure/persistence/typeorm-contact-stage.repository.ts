@@ -19,4 +19,12 @@ export class TypeOrmContactStageRepository extends ContactStageRepository {
       [accountId, contactId, position.pipelineId, position.stageId, at, options.stopAiFollowUp],
     );
   }
+
+  async aiFollowUpStoppedAt(accountId: AccountId, contactId: string): Promise<Date | null> {
+    const rows: { stopped_at: Date | null }[] = await this.transactions.manager.query(
+      `SELECT ai_follow_up_stopped_at AS stopped_at FROM contacts.contacts WHERE account_id = $1 AND id = $2`,
+      [accountId, contactId],
+    );
+    return rows[0]?.stopped_at ?? null;
+  }
 }

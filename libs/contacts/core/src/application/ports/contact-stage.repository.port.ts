@@ -12,4 +12,7 @@ export abstract class ContactStageRepository {
    * decision's instant is kept).
    */
   abstract setStage(accountId: AccountId, contactId: string, position: StagePosition, at: Date, options: { stopAiFollowUp: boolean }): Promise<void>;
+
+  /** When a human decision stopped the AI assistant's follow-up of the contact (UTC), or null. */
+  abstract aiFollowUpStoppedAt(accountId: AccountId, contactId: string): Promise<Date | null>;
 }

@@ -142,8 +142,9 @@ describe('CaptureLeadHandler', () => {
         { kind: 'phone', value: '+15145550123', isPrimary: true },
       ]);
       expect(store.entries).toEqual([expect.objectContaining({ type: 'lead_created', contactId: result.contact_id, actor: ACTOR })]);
-      expect(store.events.map((event) => event.type)).toEqual(['contact_created', 'lead_created']);
-      expect(store.events[1].payload).toMatchObject({ contact_id: result.contact_id, contact_was_new: true, phone: '+15145550123', sms_consent: true, activity_id: result.activity_id });
+      expect(store.events.map((event) => event.type)).toEqual(['contact_created', 'stage_changed', 'lead_created']);
+      expect(store.events[1].payload).toMatchObject({ contact_id: result.contact_id, from_stage_id: null, to_stage_id: result.pipeline?.stage_id });
+      expect(store.events[2].payload).toMatchObject({ contact_id: result.contact_id, contact_was_new: true, phone: '+15145550123', sms_consent: true, activity_id: result.activity_id });
       expect(store.captures).toEqual([expect.objectContaining({ contactId: result.contact_id, activityId: result.activity_id, capturedAt: clock.now() })]);
       expect(store.tags.map((tag) => tag.name)).toEqual(['Cuisine']);
       expect(store.contactTags).toEqual([expect.objectContaining({ contactId: result.contact_id, tagId: store.tags[0].id })]);

@@ -1,9 +1,18 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, isUuid, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, IntegrationEvent, isUuid, newId } from '@leadflow/shared-kernel';
 import { ListSystemsQuery, ListTeamMembersQuery } from '@leadflow/accounts-contracts';
 import { FindPipelineQuery, FindStageBySlugQuery, FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
-import { CONTACT_EVENTS, LeadAssignmentStatus, LeadCaptureResult, LeadCreatedPayload, type IgnoredField } from '@leadflow/contacts-contracts';
-import { Contact } from '../../../domain/contact.aggregate';
+import {
+  CONTACT_EVENTS,
+  ContactChanges,
+  LeadAssignmentStatus,
+  LeadCaptureResult,
+  LeadCreatedPayload,
+  STAGE_CHANGED_EVENT,
+  StageChangedPayload,
+  type IgnoredField,
+} from '@leadflow/contacts-contracts';
+import { Contact, ContactState } from '../../../domain/contact.aggregate';
 import { IdentityTakenError, LeadCaptureRejectedError, SystemNotFoundError, TermsAcceptanceRequiredError } from '../../../domain/contacts.errors';
 import { IgnoredFields } from '../../../domain/lead-capture/ignored-fields';
 import { leadAttribution } from '../../../domain/lead-capture/lead-attribution';
@@ -180,6 +189,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
 
     const state = await this.contacts.findContact(accountId, existingId, { lock: true });
     if (!state || state.mergedIntoId) throw new CaptureRaceLost();
+    const before = structuredClone(state);
     const contact = Contact.restore(state);
     const last = await this.captures.lastCapture(accountId, state.id);
     const currentStage = state.stageId ? await this.queries.execute(new FindStageQuery(accountId, state.stageId)) : null;
@@ -192,6 +202,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     if (enrichment.primaryEmail) await this.contacts.setPrimaryIdentity(accountId, state.id, 'email', enrichment.primaryEmail, now);
     if (enrichment.primaryPhone) await this.contacts.setPrimaryIdentity(accountId, state.id, 'phone', enrichment.primaryPhone, now);
     if (enrichment.secondaryPhone) await this.contacts.addSecondaryIdentity(accountId, state.id, 'phone', enrichment.secondaryPhone, now);
+    if (enrichment.changed) await this.journal.record(accountId, [], enrichmentEvents(accountId, before, contact.snapshot, actor, now));
 
     if (outcome === 'created') return this.record(accountId, request, contact, false, ignored, actor, now);
     ignored.add('', 'submission_not_recorded', 'outcome');
@@ -266,6 +277,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
         ...(contactWasNew
           ? [integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: state.id, contact: toContactView(state) })]
           : []),
+        ...(contactWasNew && state.stageId !== null ? [stageChanged(accountId, actor, now, state.id, state.pipelineId, null, state.stageId)] : []),
         integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
       ],
     );
@@ -309,4 +321,41 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
       original_created_at: outcome.originalCreatedAt.toISOString(),
     };
   }
+}
+
+/** `stage_changed` outbox event (contacts-contracts › StageChangedPayload): webhooks and stage automations react to it. */
+function stageChanged(
+  accountId: AccountId,
+  actor: Actor,
+  now: Date,
+  contactId: string,
+  pipelineId: string | null,
+  fromStageId: string | null,
+  toStageId: string | null,
+): IntegrationEvent {
+  const payload: StageChangedPayload = { contact_id: contactId, pipeline_id: pipelineId, from_stage_id: fromStageId, to_stage_id: toStageId };
+  return integrationEvent(STAGE_CHANGED_EVENT, accountId, actor, now, payload);
+}
+
+/**
+ * Outbox events of an existing contact enriched by a capture (whatever the outcome, since enrichment
+ * happens in every outcome): `lead_updated` with the public fields that changed (public-api-v1 ›
+ * Outbound webhooks: contact updates emit `lead_updated`), and `stage_changed` when the capture placed
+ * the contact in a stage. No activity entry: the capture's own `lead_created` entry (outcome `created`)
+ * records it, and a replay must add none (Lead capture outcome).
+ */
+function enrichmentEvents(accountId: AccountId, before: ContactState, after: ContactState, actor: Actor, now: Date): IntegrationEvent[] {
+  const previous = toContactView(before) as unknown as Record<string, unknown>;
+  const current = toContactView(after) as unknown as Record<string, unknown>;
+  const changes: ContactChanges = {};
+  for (const key of Object.keys(current)) {
+    if (key === 'updated_at') continue;
+    if (JSON.stringify(previous[key]) !== JSON.stringify(current[key])) changes[key] = { previous: previous[key] ?? null, current: current[key] ?? null };
+  }
+  const events: IntegrationEvent[] = [];
+  if (Object.keys(changes).length > 0) {
+    events.push(integrationEvent(CONTACT_EVENTS.updated, accountId, actor, now, { contact_id: after.id, contact: current, changes }));
+  }
+  if (after.stageId !== before.stageId) events.push(stageChanged(accountId, actor, now, after.id, after.pipelineId, before.stageId, after.stageId));
+  return events;
 }

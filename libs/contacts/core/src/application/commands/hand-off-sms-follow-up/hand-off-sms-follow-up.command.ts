@@ -3,7 +3,7 @@ import type { AccountId } from '@leadflow/shared-kernel';
 import type { LeadCreatedPayload } from '@leadflow/contacts-contracts';
 
 /** Outcome of a hand-off: `handed_off` now, `already_handed_off` (same event), or `skipped` with why. */
-export type SmsHandOffOutcome = 'handed_off' | 'already_handed_off' | 'skipped_no_consent' | 'skipped_contact_gone';
+export type SmsHandOffOutcome = 'handed_off' | 'already_handed_off' | 'skipped_no_consent' | 'skipped_contact_gone' | 'skipped_follow_up_stopped';
 
 /**
  * Hands a captured lead over to the SMS bot (public-api-v1 › Endpoints › Leads rule 7), from the

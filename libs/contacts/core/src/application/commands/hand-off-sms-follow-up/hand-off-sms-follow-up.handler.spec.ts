@@ -1,6 +1,7 @@
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
 import type { LeadCreatedPayload } from '@leadflow/contacts-contracts';
 import { Contact } from '../../../domain/contact.aggregate';
+import { InMemoryContactStageRepository } from '../../../testing/in-memory-contact-stages';
 import { InMemoryContactsRepository, InMemoryContactsStore, InMemorySmsFollowUp } from '../../../testing/in-memory-contacts';
 import { HandOffSmsFollowUpCommand } from './hand-off-sms-follow-up.command';
 import { HandOffSmsFollowUpHandler } from './hand-off-sms-follow-up.handler';
@@ -11,7 +12,8 @@ function setup() {
   const store = new InMemoryContactsStore();
   const clock = new FixedClock(new Date('2026-05-14T13:00:10.000Z'));
   const contacts = new InMemoryContactsRepository(store);
-  const handler = new HandOffSmsFollowUpHandler(contacts, new InMemorySmsFollowUp(store), clock);
+  const stages = new InMemoryContactStageRepository(store);
+  const handler = new HandOffSmsFollowUpHandler(contacts, stages, new InMemorySmsFollowUp(store), clock);
   const contact = Contact.create({ phone: '5145550123' }, { id: newId(), accountId: ACCOUNT, systemId: newId(), source: 'api', now: clock.now(), definitions: [] });
   store.contacts.push({ ...contact.snapshot });
   const payload = (overrides: Partial<LeadCreatedPayload> = {}): LeadCreatedPayload => ({
@@ -30,7 +32,7 @@ function setup() {
     stage_id: null,
     ...overrides,
   });
-  return { store, handler, contact, payload, clock };
+  return { store, handler, contact, payload, clock, stages };
 }
 
 /** public-api-v1 › Endpoints › Leads rule 7: the SMS bot takes over when consent and configuration are in order. */
@@ -59,6 +61,13 @@ describe('HandOffSmsFollowUpHandler', () => {
     expect(await handler.execute(new HandOffSmsFollowUpCommand(ACCOUNT, newId(), payload({ contact_id: newId() }), new Date()))).toBe('skipped_contact_gone');
     store.contacts[0].mergedIntoId = newId();
     expect(await handler.execute(new HandOffSmsFollowUpCommand(ACCOUNT, newId(), payload(), new Date()))).toBe('skipped_contact_gone');
+    expect(store.handOffs).toEqual([]);
+  });
+
+  it('does nothing once a human decision stopped the AI follow-up (a stage move between the capture and the job)', async () => {
+    const { handler, store, payload, contact, stages, clock } = setup();
+    await stages.setStage(ACCOUNT, contact.id, { pipelineId: newId(), stageId: newId() }, clock.now(), { stopAiFollowUp: true });
+    expect(await handler.execute(new HandOffSmsFollowUpCommand(ACCOUNT, newId(), payload(), new Date()))).toBe('skipped_follow_up_stopped');
     expect(store.handOffs).toEqual([]);
   });
 });

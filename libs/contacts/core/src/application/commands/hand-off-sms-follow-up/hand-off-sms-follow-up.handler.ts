@@ -1,18 +1,22 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
+import { ContactStageRepository } from '../../ports/contact-stage.repository.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
 import { SmsFollowUpPort } from '../../ports/lead-capture.ports';
 import { HandOffSmsFollowUpCommand, SmsHandOffOutcome } from './hand-off-sms-follow-up.command';
 
 /**
  * The SMS bot takes over a captured lead when consent and configuration are in order: the event
- * carries SMS consent and a phone, and the contact still exists (not deleted, not absorbed by a merge).
+ * carries SMS consent and a phone, the contact still exists (not deleted, not absorbed by a merge), and
+ * no human decision has stopped the AI follow-up yet (a stage move through the API or the dashboard
+ * between the capture and the job: `skipped_follow_up_stopped`).
  * One hand-off per event, whatever the number of deliveries of the job.
  */
 @CommandHandler(HandOffSmsFollowUpCommand)
 export class HandOffSmsFollowUpHandler implements ICommandHandler<HandOffSmsFollowUpCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly stages: ContactStageRepository,
     private readonly followUp: SmsFollowUpPort,
     private readonly clock: Clock,
   ) {}
@@ -21,6 +25,7 @@ export class HandOffSmsFollowUpHandler implements ICommandHandler<HandOffSmsFoll
     if (payload.sms_consent !== true || typeof payload.phone !== 'string' || payload.phone.length === 0) return 'skipped_no_consent';
     const contact = await this.contacts.findContact(accountId, payload.contact_id);
     if (!contact || contact.mergedIntoId) return 'skipped_contact_gone';
+    if ((await this.stages.aiFollowUpStoppedAt(accountId, contact.id)) !== null) return 'skipped_follow_up_stopped';
     const recorded = await this.followUp.handOff(accountId, {
       eventId,
       contactId: contact.id,
