@@ -56,4 +56,30 @@ describe('OpenAPI descriptions', () => {
     const response = await api.request({ path: '/openapi.json', headers: { authorization: 'Bearer nope' } });
     expect(response.status).toBe(200);
   });
+
+  it.each([
+    ['/postman.json', 'fr'],
+    ['/postman.en.json', 'en'],
+  ] as const)('%s serves a Postman collection v2.1 of the %s description: every operation, baseUrl = PUBLIC_BASE_URL, bearer {{apiKey}}', async (path, language) => {
+    const response = await api.request({ path, headers: { authorization: 'Bearer nope' } });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const collection = response.body;
+    expect(collection.info.schema).toMatch(/collection\/v2\.1\.0/);
+    expect(collection.variable).toEqual(
+      expect.arrayContaining([
+        { key: 'baseUrl', value: 'http://127.0.0.1:3000', type: 'string' },
+        { key: 'apiKey', value: '', type: 'string' },
+      ]),
+    );
+    expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] });
+    const requests: { method: string }[] = [];
+    const walk = (items: { item?: unknown[]; request?: { method: string } }[]) =>
+      items.forEach((entry) => (entry.request ? requests.push(entry.request) : walk((entry.item ?? []) as never)));
+    walk(collection.item);
+    const doc = parse(files[language]) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((key) => ['get', 'post', 'patch', 'delete', 'put'].includes(key)));
+    expect(requests).toHaveLength(operations.length);
+  });
 });
+
