@@ -1,6 +1,7 @@
 import { FixedClock } from '@leadflow/shared-kernel';
 import { BODY_LIMIT_BYTES } from '@leadflow/shared-platform';
 import { PlatformProbeModule } from './support/platform-probe';
+import { sqlOf } from './support/sql';
 import { ProvisionedAccount, TestApi, TestResponse } from './support/test-api';
 
 /**
@@ -263,6 +264,27 @@ describe('HTTP contract: error envelope, request id, Service-Version, body parsi
         expect(response.body.details).toEqual({ field: '', reason: 'invalid_json' });
       },
     );
+
+    it.each([
+      ['POST /v1/contacts', '/v1/contacts'],
+      ['POST /v1/leads/capture', '/v1/leads/capture'],
+      ['POST /admin/v1/accounts', '/admin/v1/accounts'],
+    ])('a body nested deeper than 32 levels answers 400 invalid_request reason too_deep on %s (never a stack overflow 500)', async (_name, path) => {
+      const rawBody = `{"name":"x","custom_fields":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+      const token = path.startsWith('/admin') ? 'test-admin-token' : full;
+      const written = async () => (await sqlOf(api).count('contacts.contacts')) + (await sqlOf(api).count('accounts.accounts'));
+      const before = await written();
+      const response = await api.request({ method: 'POST', path, token, rawBody, headers: { 'content-type': 'application/json' } });
+      expectEnvelope(response, 400, 'invalid_request', 'invalid_request_error');
+      expect(response.body.details).toEqual({ field: '', reason: 'too_deep' });
+      expect(await written()).toBe(before);
+    });
+
+    it('a body nested exactly 32 levels deep is parsed and reaches validation', async () => {
+      const rawBody = `{"name":"x","extra":${'['.repeat(31)}${']'.repeat(31)}}`;
+      const response = await post({ token: full, rawBody, headers: { 'content-type': 'application/json' } });
+      expectEnvelope(response, 400, 'validation_error', 'invalid_request_error');
+    });
 
     it('a body over the limit answers 413 payload_too_large with the envelope (not 500)', async () => {
       const rawBody = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT_BYTES) });

@@ -214,11 +214,12 @@ describe('lead capture refusals', () => {
       if (response.status === 200) expect(response.body.status).toBe('created');
     });
 
-    it('a body nested 100 000 levels deep: unknown member ignored without a key, 400 with an Idempotency-Key (never a 500)', async () => {
+    it('a body nested deeper than 32 levels (here 100 000): 400 invalid_request too_deep from the body parser, with or without a key (never a 500)', async () => {
+      const before = await captureWriteCounts(api, account);
       const deepJson = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
       const plain = await captureLead(api, key, undefined, { rawBody: `{"phone":"${freshPhone().raw}","sms_consent":true,"x":${deepJson}}` });
-      expect(plain.status).toBe(200);
-      expect(plain.body.ignored_fields).toEqual([{ field: 'x', reason: 'unknown_field' }]);
+      expect(plain.status).toBe(400);
+      expect(plain.body).toMatchObject({ code: 'invalid_request', details: { field: '', reason: 'too_deep' } });
       const keyed = await captureLead(api, key, undefined, {
         rawBody: `{"phone":"${freshPhone().raw}","sms_consent":true,"x":${deepJson}}`,
         headers: { 'Idempotency-Key': 'deep-body' },
@@ -226,8 +227,8 @@ describe('lead capture refusals', () => {
       expect(keyed.status).toBe(400);
       expect(keyed.body).toMatchObject({ code: 'invalid_request', details: { field: '', reason: 'too_deep' } });
       const answers = await captureLead(api, key, undefined, { rawBody: `{"phone":"${freshPhone().raw}","sms_consent":true,"qualification_answers":${deepJson}}` });
-      expect(answers.status).toBe(200);
-      expect(answers.body.ignored_fields).toEqual([{ field: 'qualification_answers', reason: 'invalid_value' }]);
+      expect(answers.status).toBe(400);
+      expect(await captureWriteCounts(api, account)).toEqual(before);
     });
 
     it('a __proto__ member is refused as invalid JSON (400), never reaching the handler', async () => {

@@ -1,7 +1,8 @@
 import { BookingsInit1795335356795 } from './infrastructure/persistence/migrations/1795335356795-bookings-init';
+import { BookingsCalendars1795340000000 } from './infrastructure/persistence/migrations/1795340000000-bookings-calendars';
 
 export * from './bookings-http.module';
 export * from './bookings-jobs.module';
 
 /** Migrations of the `bookings` schema, in order. */
-export const bookingsMigrations = [BookingsInit1795335356795];
+export const bookingsMigrations = [BookingsInit1795335356795, BookingsCalendars1795340000000];

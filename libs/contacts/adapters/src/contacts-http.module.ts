@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CONTACTS_HANDLERS, ContactStageRepository, ContactJournal, ContactsReadModel, ContactsRepository, EmailUnsubscribes, LeadCaptureLog, UnitOfWork } from '@leadflow/contacts-core';
+import { CONTACTS_HANDLERS, ContactExternalIds, ContactStageRepository, ContactJournal, ContactsReadModel, ContactsRepository, EmailUnsubscribes, LeadCaptureLog, UnitOfWork } from '@leadflow/contacts-core';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
+import { TypeOrmContactExternalIds } from './infrastructure/persistence/typeorm-contact-external-ids';
 import { TypeOrmContactStageRepository } from './infrastructure/persistence/typeorm-contact-stage.repository';
 import { TypeOrmContactsReadModel } from './infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-contacts.repository';
@@ -25,6 +26,7 @@ import { TagsController } from './interface/http/tags.controller';
     { provide: ContactJournal, useClass: PlatformContactJournal },
     { provide: EmailUnsubscribes, useClass: TypeOrmEmailUnsubscribes },
     { provide: LeadCaptureLog, useClass: TypeOrmLeadCaptureLog },
+    { provide: ContactExternalIds, useClass: TypeOrmContactExternalIds },
   ],
 })
 export class ContactsHttpModule {}

@@ -2,9 +2,10 @@ import { ContactsInit1767000000200 } from './infrastructure/persistence/migratio
 import { ContactsLeadCapture1767000000250 } from './infrastructure/persistence/migrations/1767000000250-contacts-lead-capture';
 import { ContactsDealStage1795324390769 } from './infrastructure/persistence/migrations/1795324390769-contacts-deal-stage';
 import { ContactsEmailUnsubscribes1795324654118 } from './infrastructure/persistence/migrations/1795324654118-contacts-email-unsubscribes';
+import { ContactsExternalIds1795335400000 } from './infrastructure/persistence/migrations/1795335400000-contacts-external-ids';
 
 export * from './contacts-http.module';
 export * from './contacts-jobs.module';
 
 /** Migrations of the `contacts` schema, in order. */
-export const contactsMigrations = [ContactsInit1767000000200, ContactsLeadCapture1767000000250, ContactsDealStage1795324390769, ContactsEmailUnsubscribes1795324654118];
+export const contactsMigrations = [ContactsInit1767000000200, ContactsLeadCapture1767000000250, ContactsDealStage1795324390769, ContactsEmailUnsubscribes1795324654118, ContactsExternalIds1795335400000];

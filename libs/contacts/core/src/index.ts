@@ -9,6 +9,8 @@ export * from './application/contacts-core.providers';
 export * from './application/ports/contact-stage.repository.port';
 export * from './application/ports/contacts.read-model.port';
 export * from './application/ports/contacts.repository.port';
+export * from './application/ports/contact-external-ids.port';
+export * from './application/commands/resolve-event-contact/resolve-event-contact.handler';
 export * from './application/ports/email-unsubscribes.port';
 export * from './application/ports/lead-capture.ports';
 export * from './application/ports/unit-of-work.port';

@@ -1,5 +1,25 @@
 import { Module } from '@nestjs/common';
+import { EVENTS_HANDLERS, EventsJournal, EventsRepository, EventsUnitOfWork } from '@leadflow/events-core';
+import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-events.repository';
+import { PlatformEventsJournal, PlatformEventsUnitOfWork } from './infrastructure/platform-journal';
+import { CustomEventsController } from './interface/http/custom-events.controller';
+import { EventRegistrationsAdminController } from './interface/http/event-registrations-admin.controller';
+import { EventRegistrationsController } from './interface/http/event-registrations.controller';
+import { ServiceSignatureGuard } from './interface/http/service-signature.guard';
 
-/** The events context's controllers and handlers, imported by the api app. */
-@Module({})
+/**
+ * The events context for the api app: `POST /v1/events` (custom event ingestion), `POST
+ * /v1/event-registrations`, the operator's registration actions and the published
+ * `ProvisionEventsCommand` (blueprint member `events`).
+ */
+@Module({
+  controllers: [CustomEventsController, EventRegistrationsController, EventRegistrationsAdminController],
+  providers: [
+    ...EVENTS_HANDLERS,
+    ServiceSignatureGuard,
+    { provide: EventsRepository, useClass: TypeOrmEventsRepository },
+    { provide: EventsUnitOfWork, useClass: PlatformEventsUnitOfWork },
+    { provide: EventsJournal, useClass: PlatformEventsJournal },
+  ],
+})
 export class EventsHttpModule {}

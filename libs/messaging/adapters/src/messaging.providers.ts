@@ -1,5 +1,23 @@
 import type { Provider } from '@nestjs/common';
-import { MessagingOutbox, OutgoingEmailRepository, OutgoingEmailsReadModel, SenderRepository, UnitOfWork } from '@leadflow/messaging-core';
+import {
+  ContactHistory,
+  ConversationRepository,
+  ConversationsReadModel,
+  EmailThreadRepository,
+  EmailThreadsReadModel,
+  MessagingDirectory,
+  MessagingOutbox,
+  OutgoingEmailRepository,
+  OutgoingEmailsReadModel,
+  SenderRepository,
+  TestSendLedger,
+  UnitOfWork,
+} from '@leadflow/messaging-core';
+import { ActivityLogContactHistory, CqrsMessagingDirectory } from './infrastructure/cqrs/cqrs-messaging-directory';
+import { MESSAGING_CONVERSATION_RECORDS } from './infrastructure/persistence/conversation.record';
+import { EmailThreadRecord } from './infrastructure/persistence/email-thread.record';
+import { TypeOrmConversationRepository, TypeOrmConversationsReadModel } from './infrastructure/persistence/typeorm-conversations';
+import { TypeOrmEmailThreadRepository, TypeOrmEmailThreadsReadModel, TypeOrmTestSendLedger } from './infrastructure/persistence/typeorm-email-threads';
 import { MESSAGING_EMAIL_RECORDS } from './infrastructure/persistence/outgoing-email.record';
 import { SenderRecord } from './infrastructure/persistence/sender.record';
 import { TypeOrmOutgoingEmailRepository } from './infrastructure/persistence/typeorm-outgoing-email.repository';
@@ -8,7 +26,7 @@ import { TypeOrmSenderRepository } from './infrastructure/persistence/typeorm-se
 import { PlatformMessagingOutbox, PlatformUnitOfWork } from './infrastructure/platform-unit-of-work';
 
 /** TypeORM records of the messaging schema. */
-export const MESSAGING_RECORDS = [SenderRecord, ...MESSAGING_EMAIL_RECORDS];
+export const MESSAGING_RECORDS = [SenderRecord, ...MESSAGING_EMAIL_RECORDS, EmailThreadRecord, ...MESSAGING_CONVERSATION_RECORDS];
 
 /** The ports of messaging core on PostgreSQL and the platform's unit of work and outbox (api and worker alike). */
 export const MESSAGING_PERSISTENCE: Provider[] = [
@@ -17,4 +35,11 @@ export const MESSAGING_PERSISTENCE: Provider[] = [
   { provide: OutgoingEmailsReadModel, useClass: TypeOrmOutgoingEmailsReadModel },
   { provide: UnitOfWork, useClass: PlatformUnitOfWork },
   { provide: MessagingOutbox, useClass: PlatformMessagingOutbox },
+  { provide: EmailThreadRepository, useClass: TypeOrmEmailThreadRepository },
+  { provide: EmailThreadsReadModel, useClass: TypeOrmEmailThreadsReadModel },
+  { provide: TestSendLedger, useClass: TypeOrmTestSendLedger },
+  { provide: ConversationRepository, useClass: TypeOrmConversationRepository },
+  { provide: ConversationsReadModel, useClass: TypeOrmConversationsReadModel },
+  { provide: MessagingDirectory, useClass: CqrsMessagingDirectory },
+  { provide: ContactHistory, useClass: ActivityLogContactHistory },
 ];

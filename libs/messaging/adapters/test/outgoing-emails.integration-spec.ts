@@ -91,7 +91,15 @@ describe('Outgoing emails (messaging adapters on PostgreSQL)', () => {
     const contactId = newId();
     const queued = await transactions.run(() => queue(A, { contactId, source: { kind: 'quote', id: 'q-2026-0001' } }));
 
-    expect(queued).toEqual({ id: expect.any(String), status: 'queued', from: { email: 'bonjour@lavoie.test', name: 'Ventes' } });
+    expect(queued).toEqual({
+      id: expect.any(String),
+      status: 'queued',
+      from: { email: 'bonjour@lavoie.test', name: 'Ventes' },
+      threadId: expect.any(String),
+      to: 'nadia.belanger@example.com',
+      subject: 'Votre soumission 2026-0001',
+      createdAt: clock.now().toISOString(),
+    });
     expect(await rows(`SELECT * FROM messaging.outgoing_emails WHERE id = $1`, [queued.id])).toEqual([
       {
         id: queued.id,
@@ -107,6 +115,7 @@ describe('Outgoing emails (messaging adapters on PostgreSQL)', () => {
         is_test: false,
         contact_id: contactId,
         source: { kind: 'quote', id: 'q-2026-0001' },
+        thread_id: queued.threadId,
         status: 'queued',
         attempts: 0,
         last_error: null,
@@ -209,5 +218,37 @@ describe('Outgoing emails (messaging adapters on PostgreSQL)', () => {
     const second = await queries.execute(new ListOutgoingEmailsQuery(C, { limit: 2, after: { createdAt: new Date('2026-11-22T14:00:02.000Z'), id: ids[1] } }));
     expect(second.data.map((email) => email.id)).toEqual([ids[0]]);
     expect(second.pagination).toMatchObject({ next_cursor: null, has_more: false, total_count: 3 });
+  });
+
+  it('makes one email thread of concurrent first emails to one address (race-safe upsert), counting both, and keeps threads per account', async () => {
+    const address = `fil-${newId()}@example.com`;
+
+    const queued = await Promise.all([queue(A, { to: address, subject: 'Un' }), queue(A, { to: address.toUpperCase(), subject: 'Deux' }), queue(B, { to: address })]);
+
+    expect(queued[0].threadId).toBe(queued[1].threadId);
+    expect(queued[2].threadId).not.toBe(queued[0].threadId);
+    const threads = await rows(`SELECT account_id, message_count, participants FROM messaging.email_threads WHERE address = $1 ORDER BY message_count DESC`, [address]);
+    expect(threads).toEqual([
+      { account_id: A, message_count: 2, participants: [address, 'bonjour@lavoie.test'] },
+      { account_id: B, message_count: 1, participants: [address, 'info@bergeron.test'] },
+    ]);
+    expect(await rows(`SELECT DISTINCT thread_id FROM messaging.outgoing_emails WHERE account_id = $1 AND "to" = $2`, [A, address])).toEqual([
+      { thread_id: queued[0].threadId },
+    ]);
+  });
+
+  it('serialises test sends per account: concurrent test emails never exceed the 50 of the rolling 24 hours', async () => {
+    const account = asAccountId(newId());
+    await transactions.run(() => commands.execute(new ProvisionSendersCommand(account, [{ email: 'test@lavoie.test', name: 'Essais', isDefault: true }])));
+    for (let i = 0; i < 45; i += 1) await queue(account, { isTest: true, type: 'test', priority: 1 });
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => queue(account, { isTest: true, type: 'test', priority: 1 }).then(() => 'queued', (error: { code?: string }) => error.code)),
+    );
+
+    expect(outcomes.filter((outcome) => outcome === 'queued')).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome === 'test_quota_exceeded')).toHaveLength(5);
+    expect(await rows(`SELECT count(*)::int AS n FROM messaging.outgoing_emails WHERE account_id = $1 AND is_test`, [account])).toEqual([{ n: 50 }]);
+    expect(await rows(`SELECT count(*)::int AS n FROM messaging.email_threads WHERE account_id = $1`, [account])).toEqual([{ n: 0 }]);
   });
 });

@@ -8,3 +8,5 @@ export * from './sender.queries';
 export * from './queue-email.command';
 export * from './outgoing-email.events';
 export * from './outgoing-email.queries';
+export * from './conversations';
+export * from './email-threads';

@@ -34,13 +34,24 @@ export interface QueuedEmail {
   id: string;
   status: 'queued';
   from: { email: string; name: string | null };
+  /** The email thread (per account and recipient address) the email joined; null for a test send. */
+  threadId?: string | null;
+  /** The recipient as stored (lowercase). */
+  to?: string;
+  /** The subject as stored (`[TEST] ` prefixed on a test send). */
+  subject?: string;
+  /** When it was queued (ISO 8601 UTC). */
+  createdAt?: string;
 }
 
 /**
  * Records an email as `queued` in the caller's unit of work (TransactionHost), with an `email_queued`
  * outbox event; the worker sends it (SMTP_URL or the logging transport), retries transient failures
  * and records the delivery state. Throws 400 `no_sender_configured` when no sender is given and the
- * account has no default sender.
+ * account has no default sender. A non-test email joins the recipient's email thread (created on the
+ * first email to the address). A test email (`isTest`) counts against the account's test quota, 50
+ * per rolling 24 hours shared by every test send (`POST /v1/emails/send` with `test`, the platform's
+ * test buttons): beyond it, 429 `test_quota_exceeded` and nothing is written.
  */
 export class QueueEmailCommand extends Command<QueuedEmail> {
   constructor(

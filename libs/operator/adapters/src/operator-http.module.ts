@@ -5,10 +5,12 @@ import { AccountsAdminController } from './interface/http/accounts-admin.control
 import { ContactsAdminController } from './interface/http/contacts-admin.controller';
 import { EmailsAdminController } from './interface/http/emails-admin.controller';
 import { QuotesAdminController } from './interface/http/quotes-admin.controller';
+import { BookingsAdminController, CalendarsAdminController } from './interface/http/bookings-admin.controller';
+import { WebhookDeliveriesAdminController } from './interface/http/webhook-deliveries-admin.controller';
 
 /** The operator API (`/admin/v1`): orchestrates other contexts through their published commands. */
 @Module({
-  controllers: [AccountsAdminController, ContactsAdminController, EmailsAdminController, QuotesAdminController],
+  controllers: [AccountsAdminController, ContactsAdminController, EmailsAdminController, QuotesAdminController, BookingsAdminController, CalendarsAdminController, WebhookDeliveriesAdminController],
   providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }],
 })
 export class OperatorHttpModule {}

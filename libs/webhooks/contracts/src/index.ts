@@ -3,3 +3,4 @@
  * and commands (`*.query.ts`, `*.command.ts`) and their result types. Nothing else crosses the boundary.
  */
 export * from './webhook-event-catalog';
+export * from './webhook-deliveries.query';

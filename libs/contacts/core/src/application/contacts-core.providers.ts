@@ -16,7 +16,11 @@ import { DeleteContactHandler } from './commands/delete-contact.handler';
 import { FindOrCreateContactHandler, GetContactCardHandler, SetEmailUnsubscribedHandler } from './commands/find-or-create-contact.handler';
 import { CreateTagHandler, EnsureCampaignTagHandler } from './commands/tags.handlers';
 import { UpdateContactHandler } from './commands/update-contact.handler';
+import { TagContactByNameHandler, UntagContactByNameHandler } from './commands/tag-contact-by-name.handler';
+import { ResolveEventContactHandler } from './commands/resolve-event-contact/resolve-event-contact.handler';
+import { GetContactBookingProfileHandler } from './queries/get-contact-booking-profile.handler';
 import { GetContactHandler, GetContactTimelineHandler, ListContactsHandler, ListTagsHandler } from './queries/contact.query-handlers';
+import { FindContactByEmailHandler } from './queries/find-contact-by-email.handler';
 
 /** Every command and query handler of the contacts context (registered by its adapters modules). */
 export const CONTACTS_HANDLERS = [
@@ -37,14 +41,22 @@ export const CONTACTS_HANDLERS = [
   FindOrCreateContactHandler,
   SetEmailUnsubscribedHandler,
   GetContactCardHandler,
+  GetContactBookingProfileHandler,
+  FindContactByEmailHandler,
   MoveContactToStageHandler,
   RemoveContactFromPipelineHandler,
+  TagContactByNameHandler,
+  UntagContactByNameHandler,
   CaptureLeadHandler,
+  ResolveEventContactHandler,
   ListContactsHandler,
   GetContactHandler,
   GetContactTimelineHandler,
   ListTagsHandler,
 ];
 
-/** Handlers the worker's contacts jobs run (the SMS follow-up hand-off of captured leads). */
-export const CONTACTS_JOB_HANDLERS = [HandOffSmsFollowUpHandler];
+/**
+ * Handlers the worker's contacts jobs run: the SMS follow-up hand-off of captured leads, and the
+ * published commands and queries the automations engine dispatches in the worker (contact card, tags, stage moves).
+ */
+export const CONTACTS_JOB_HANDLERS = [HandOffSmsFollowUpHandler, GetContactCardHandler, TagContactByNameHandler, UntagContactByNameHandler, MoveContactToStageHandler];

@@ -20,6 +20,8 @@ export interface OutgoingEmailState {
   isTest: boolean;
   contactId: string | null;
   source: { kind: string; id: string } | null;
+  /** The email thread a non-test email joined (`messaging.email_threads`); null for a test email. */
+  threadId?: string | null;
   status: OutgoingEmailStatus;
   /** SMTP hand-overs tried so far (each claim for sending counts one). */
   attempts: number;

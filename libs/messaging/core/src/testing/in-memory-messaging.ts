@@ -1,6 +1,8 @@
 import type { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
 import type { SenderView } from '@leadflow/messaging-contracts';
 import { EmailTransport, TransportReceipt } from '../application/ports/email-transport.port';
+import { EmailThreadRepository, ThreadMessage } from '../application/ports/email-threads.ports';
+import { TestSendLedger, TestSendUsage } from '../application/ports/test-send-ledger.port';
 import { DeliverySettlement, EmailStatusChange, OutgoingEmailRepository } from '../application/ports/outgoing-email.repository.port';
 import { SenderRepository } from '../application/ports/sender.repository.port';
 import { MessagingOutbox, UnitOfWork } from '../application/ports/unit-of-work.port';
@@ -13,9 +15,10 @@ export class InMemoryMessagingStore {
   emails: OutgoingEmailState[] = [];
   changes: (EmailStatusChange & { accountId: string })[] = [];
   events: IntegrationEvent[] = [];
+  threads: { id: string; accountId: string; address: string; participants: string[]; subject: string; contactId: string | null; messageCount: number; lastMessageAt: Date; createdAt: Date }[] = [];
 
   snapshot(): string {
-    return JSON.stringify({ senders: this.senders, emails: this.emails, changes: this.changes, events: this.events });
+    return JSON.stringify({ senders: this.senders, emails: this.emails, changes: this.changes, events: this.events, threads: this.threads });
   }
 
   restore(snapshot: string): void {
@@ -156,5 +159,47 @@ export class ScriptedEmailTransport extends EmailTransport {
     const next = this.script.shift() ?? { providerMessageId: message.messageId };
     if (next instanceof Error) throw next;
     return next;
+  }
+}
+
+/** Threads keyed by account and address, as the SQL upsert keeps them. */
+export class InMemoryEmailThreadRepository extends EmailThreadRepository {
+  constructor(private readonly store: InMemoryMessagingStore) {
+    super();
+  }
+
+  async touch(accountId: AccountId, message: ThreadMessage): Promise<string> {
+    const thread = this.store.threads.find((t) => t.accountId === accountId && t.address === message.address);
+    if (!thread) {
+      const id = `thread-${this.store.threads.length + 1}`;
+      this.store.threads.push({
+        id,
+        accountId,
+        address: message.address,
+        participants: [message.address, message.sender],
+        subject: message.subject,
+        contactId: message.contactId,
+        messageCount: 1,
+        lastMessageAt: message.at,
+        createdAt: message.at,
+      });
+      return id;
+    }
+    Object.assign(thread, { subject: message.subject, messageCount: thread.messageCount + 1, lastMessageAt: message.at, contactId: thread.contactId ?? message.contactId });
+    if (!thread.participants.includes(message.sender)) thread.participants.push(message.sender);
+    return thread.id;
+  }
+}
+
+/** Counts the store's test emails (no lock needed: one thread). */
+export class InMemoryTestSendLedger extends TestSendLedger {
+  constructor(private readonly store: InMemoryMessagingStore) {
+    super();
+  }
+
+  async lockAndCount(accountId: AccountId, since: Date): Promise<TestSendUsage> {
+    const tests = this.store.emails.filter((e) => e.accountId === accountId && e.isTest && e.createdAt.getTime() > since.getTime());
+    const oldest = tests.reduce<Date | null>((min, e) => (min === null || e.createdAt < min ? e.createdAt : min), null);
+    return { used: tests.length, oldest };
   }
 }

@@ -37,6 +37,21 @@ export class AppConfig {
    * socket's. Per-IP limits (lead capture, events) and brute-force counting use the resulting address.
    */
   readonly trustProxy: string[] | false;
+  /**
+   * Worker, automation engine (milliseconds unless said): lease of a running execution
+   * (`AUTOMATION_LEASE_MS`, default 60000), pause between sweeps for stale executions
+   * (`AUTOMATION_SWEEP_INTERVAL_MS`, 15000), grace before a pending or overdue waiting execution is queued
+   * again (`AUTOMATION_STALE_GRACE_MS`, 60000), restarts before `failed` (`AUTOMATION_MAX_RETRIES`, 5).
+   */
+  readonly automationEngine: { leaseMs: number; sweepIntervalMs: number; staleGraceMs: number; maxRetries: number };
+  /**
+   * Worker, webhook deliveries (milliseconds): base of the retry schedule (`WEBHOOK_RETRY_BASE_MS`, default
+   * 120000: waits 2 min × 2^(n−1), 12 attempts over ≈ 2.8 days), claim lease of an attempt in progress
+   * (`WEBHOOK_LEASE_MS`, 30000; longer than the 10 s timeout), pause between sweeps for deliveries whose job
+   * was lost (`WEBHOOK_SWEEP_INTERVAL_MS`, 30000), age past `next_attempt_at` before the sweeper re-enqueues
+   * (`WEBHOOK_SWEEP_GRACE_MS`, 60000).
+   */
+  readonly webhookDelivery: { retryBaseMs: number; leaseMs: number; sweepIntervalMs: number; sweepGraceMs: number };
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {
     this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
@@ -58,6 +73,18 @@ export class AppConfig {
     this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
     const trusted = (env.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
     this.trustProxy = trusted.length > 0 ? trusted : false;
+    this.automationEngine = {
+      leaseMs: Number(env.AUTOMATION_LEASE_MS ?? 60_000),
+      sweepIntervalMs: Number(env.AUTOMATION_SWEEP_INTERVAL_MS ?? 15_000),
+      staleGraceMs: Number(env.AUTOMATION_STALE_GRACE_MS ?? 60_000),
+      maxRetries: Number(env.AUTOMATION_MAX_RETRIES ?? 5),
+    };
+    this.webhookDelivery = {
+      retryBaseMs: Number(env.WEBHOOK_RETRY_BASE_MS ?? 120_000),
+      leaseMs: Number(env.WEBHOOK_LEASE_MS ?? 30_000),
+      sweepIntervalMs: Number(env.WEBHOOK_SWEEP_INTERVAL_MS ?? 30_000),
+      sweepGraceMs: Number(env.WEBHOOK_SWEEP_GRACE_MS ?? 60_000),
+    };
   }
 
   /** Returns a copy built from the same environment with some settings replaced. */

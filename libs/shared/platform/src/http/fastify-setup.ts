@@ -187,7 +187,15 @@ export function isWellFormedMediaType(header: string): boolean {
   return TOKEN.test(mediaType.slice(0, slash).trimStart()) && SUBTYPE.test(mediaType.slice(slash + 1).trimEnd());
 }
 
-type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: 'invalid_json' | 'forbidden_json_member' };
+type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: 'invalid_json' | 'forbidden_json_member' | 'too_deep' };
+
+/**
+ * Deepest nesting of objects and arrays a JSON body may have (the root object is level 1). No route
+ * needs more than a handful; validation and transformation walk bodies recursively, so a body nested
+ * thousands of levels would otherwise exhaust the stack (a 500). Deeper bodies: 400 `invalid_request`,
+ * reason `too_deep`, on every route.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 /**
  * JSON.parse, refusing `__proto__` and `constructor.prototype` members like Fastify's default parser
@@ -204,7 +212,22 @@ export function parseJsonBody(text: string): ParsedBody {
   if ((text.includes('__proto__') || text.includes('constructor')) && hasPoisonedMember(value)) {
     return { ok: false, problem: 'forbidden_json_member' };
   }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, problem: 'too_deep' };
   return { ok: true, value };
+}
+
+/** True when objects/arrays nest deeper than `limit` levels (iterative: the stack depth does not grow with the body's). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (pending.length > 0) {
+    const { node, depth } = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') pending.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }
 
 function hasPoisonedMember(value: unknown): boolean {

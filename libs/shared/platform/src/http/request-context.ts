@@ -7,7 +7,7 @@ export interface RequestState {
   /** Raw request body bytes as text (signature checks verify these, never a re-serialisation). */
   rawBody?: string;
   /** A body problem found while parsing, raised after authentication by ApiRequestGuard. */
-  bodyError?: 'invalid_json' | 'forbidden_json_member' | 'unsupported_media_type' | 'missing_content_type';
+  bodyError?: 'invalid_json' | 'forbidden_json_member' | 'too_deep' | 'unsupported_media_type' | 'missing_content_type';
   /** The Content-Type header as sent (a malformed one is removed from the headers before parsing). */
   contentType?: string;
   /** The request came through the legacy `/api/v1` prefix. */

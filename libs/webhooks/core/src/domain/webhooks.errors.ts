@@ -1,5 +1,34 @@
+import { DomainError, ResourceNotFoundError, ValidationFailedError } from '@leadflow/shared-kernel';
+
 /**
  * Errors of the webhooks context: DomainError subclasses (`@leadflow/shared-kernel`) with stable codes
  * from the spec; the HTTP status comes from the code (shared-platform's error catalog).
  */
-export {};
+
+/** Limit on webhook subscriptions (public-api-v1 › Limits): 10 per account across all keys. */
+export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 10;
+
+/** 429 `subscription_limit_reached` with `details.limit` (10): the account already has 10 subscriptions. */
+export class SubscriptionLimitReachedError extends DomainError {
+  constructor() {
+    super(
+      'subscription_limit_reached',
+      `An account may have at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhook subscriptions (all keys together).`,
+      { limit: MAX_SUBSCRIPTIONS_PER_ACCOUNT },
+    );
+  }
+}
+
+/** 404 `not_found` `{ resource: 'webhook' }`: missing, another account's or another key's subscription (all alike). */
+export class WebhookSubscriptionNotFoundError extends ResourceNotFoundError {
+  constructor() {
+    super('not_found', 'No such webhook subscription.', { resource: 'webhook' });
+  }
+}
+
+/** 400 `validation_error` `[{ field: 'url', reason }]`: the target is not acceptable (see `validateWebhookUrl`). */
+export class InvalidWebhookTargetError extends ValidationFailedError {
+  constructor(reason: string, message: string) {
+    super([{ field: 'url', reason, message }], message);
+  }
+}

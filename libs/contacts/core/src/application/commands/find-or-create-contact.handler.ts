@@ -38,16 +38,21 @@ export class GetContactCardHandler implements IQueryHandler<GetContactCardQuery>
   async execute({ accountId, contactId }: GetContactCardQuery): Promise<ContactCard | null> {
     const state = await this.contacts.findContact(accountId, contactId);
     if (!state || state.mergedIntoId) return null;
-    return {
-      id: state.id,
-      first_name: state.firstName,
-      last_name: state.lastName,
-      email: state.email,
-      phone: state.phone,
-      company: state.company,
-      archived: state.archivedAt !== null,
-    };
+    return toContactCard(state);
   }
+}
+
+/** The {@link ContactCard} other contexts copy from a contact (shared by the published card queries). */
+export function toContactCard(state: Readonly<ContactState>): ContactCard {
+  return {
+    id: state.id,
+    first_name: state.firstName,
+    last_name: state.lastName,
+    email: state.email,
+    phone: state.phone,
+    company: state.company,
+    archived: state.archivedAt !== null,
+  };
 }
 
 /**

@@ -18,6 +18,7 @@ export class OutgoingEmailRecord {
   @Column('boolean') isTest: boolean;
   @Column({ type: 'uuid', nullable: true }) contactId: string | null;
   @Column({ type: 'jsonb', nullable: true }) source: { kind: string; id: string } | null;
+  @Column({ type: 'uuid', nullable: true }) threadId: string | null;
   @Column('text') status: OutgoingEmailStatus;
   @Column('int') attempts: number;
   @Column({ type: 'text', nullable: true }) lastError: string | null;

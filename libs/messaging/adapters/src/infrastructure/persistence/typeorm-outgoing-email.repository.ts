@@ -20,6 +20,7 @@ interface OutgoingEmailRow {
   is_test: boolean;
   contact_id: string | null;
   source: { kind: string; id: string } | null;
+  thread_id: string | null;
   status: OutgoingEmailStatus;
   attempts: number;
   last_error: string | null;
@@ -42,7 +43,7 @@ export class TypeOrmOutgoingEmailRepository extends OutgoingEmailRepository {
 
   async insert(email: OutgoingEmailState): Promise<void> {
     const manager = this.transactions.manager;
-    await manager.insert(OutgoingEmailRecord, { ...email });
+    await manager.insert(OutgoingEmailRecord, { ...email, threadId: email.threadId ?? null });
     await this.record(email.accountId, { emailId: email.id, from: null, to: 'queued', attempt: 0, error: null, at: email.createdAt });
   }
 
@@ -124,6 +125,7 @@ function toState(row: OutgoingEmailRow): OutgoingEmailState {
     isTest: row.is_test,
     contactId: row.contact_id,
     source: row.source,
+    threadId: row.thread_id,
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,

@@ -9,7 +9,8 @@ import {
   UpdateAccountCommand,
 } from '@leadflow/accounts-contracts';
 import { DefineCustomFieldsCommand } from '@leadflow/contacts-contracts';
-import { ProvisionSendersCommand } from '@leadflow/messaging-contracts';
+import { ProvisionEventsCommand } from '@leadflow/events-contracts';
+import { ProvisionSendersCommand, SeedConversationsCommand } from '@leadflow/messaging-contracts';
 import { ActivityEntryView, ListAccountActivityQuery } from '@leadflow/operator-core';
 import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
 import { ProvisionPipelinesCommand } from '@leadflow/pipeline-contracts';
@@ -20,6 +21,12 @@ import { toApiKeySpec } from './dto/api-key-spec.mapper';
 import { toPipelineSpec } from './dto/pipeline-blueprint.dto';
 import { toCustomFieldSpec } from './dto/custom-field-blueprint.dto';
 import { toSenderSpec } from './dto/sender-blueprint.dto';
+import { toAutomationSpec } from './dto/automation-blueprint.dto';
+import { ProvisionAutomationsCommand } from '@leadflow/automations-contracts';
+import { toCalendarSpec } from './dto/calendar-blueprint.dto';
+import { ProvisionCalendarsCommand } from '@leadflow/bookings-contracts';
+import { toEventSpec } from './dto/event-blueprint.dto';
+import { toConversationSpec } from './dto/conversation-blueprint.dto';
 import { toAccountPatch, UpdateAccountDto } from './dto/update-account.dto';
 import { accountIdParam, apiKeyIdParam } from './uuid-or-404.pipe';
 
@@ -65,6 +72,10 @@ export class AccountsAdminController {
       const customFields = await this.commands.execute(
         new DefineCustomFieldsCommand(accountId, (blueprint.custom_fields ?? []).map(toCustomFieldSpec)),
       );
+      const automations = await this.commands.execute(new ProvisionAutomationsCommand(accountId, (blueprint.automations ?? []).map(toAutomationSpec)));
+      const calendars = await this.commands.execute(new ProvisionCalendarsCommand(accountId, (blueprint.calendars ?? []).map(toCalendarSpec)));
+      const events = await this.commands.execute(new ProvisionEventsCommand(accountId, (blueprint.events ?? []).map(toEventSpec)));
+      const conversations = await this.commands.execute(new SeedConversationsCommand(accountId, (blueprint.conversations ?? []).map(toConversationSpec)));
       return {
         account_id: created.accountId,
         api_keys: created.apiKeys,
@@ -73,6 +84,10 @@ export class AccountsAdminController {
         pipelines,
         senders,
         custom_fields: customFields,
+        automations,
+        calendars,
+        events,
+        conversations,
       };
     });
   }

@@ -6,9 +6,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/accounts-contracts';
 import { Clock, DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
+import { MAX_JSON_DEPTH } from '../fastify-setup';
 import { quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
 import { UsageRecorder } from '../usage-recorder.port';
-import { IP_LIMIT, IpLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
+import { IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
 
 /** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
 const BRUTE_FORCE_ATTEMPTS = 30;
@@ -51,6 +52,8 @@ export class ApiRequestGuard implements CanActivate {
 
     const ipLimit = this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, context.getHandler());
     if (ipLimit) await this.checkIpLimit(request, reply, ipLimit);
+    const keyLimit = this.reflector.get<KeyLimitPolicy | undefined>(KEY_LIMIT, context.getHandler());
+    if (keyLimit) await this.checkKeyLimit(request, principal, keyLimit);
     await this.consumeQuota(request, reply, principal);
 
     const feature = this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getHandler())
@@ -104,6 +107,23 @@ export class ApiRequestGuard implements CanActivate {
     );
   }
 
+  /** A route's per-key minute limit (see KeyLimit): 429 `rate_limit_exceeded`, `limit_type` `per_key`, before the hourly quota. */
+  private async checkKeyLimit(request: FastifyRequest, principal: ApiKeyPrincipal, policy: KeyLimitPolicy): Promise<void> {
+    const perMinute = policy.perMinute(principal);
+    const outcome = await this.limits.consume(`key_${policy.name}`, principal.keyId, perMinute, 60).catch((error) => {
+      this.logger.warn({ err: error }, 'Per-key limiter unavailable; request allowed');
+      return null;
+    });
+    if (!outcome || outcome.allowed) return;
+    request.leadflow.rateLimited = true;
+    throw new DomainError(
+      'rate_limit_exceeded',
+      `Too many requests with this API key on this route: at most ${perMinute} per minute.`,
+      { limit_type: 'per_key', retry_after_seconds: outcome.report.resetSeconds },
+      { headers: { 'Retry-After': String(outcome.report.resetSeconds), ...quotaHeaders(outcome.report, this.clock.now()) } },
+    );
+  }
+
   private async consumeQuota(request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
     const outcome = await this.limits.consume('key_hour', principal.keyId, principal.perHour, 3600).catch((error) => {
       this.logger.warn({ err: error }, 'Quota store unavailable; request allowed');
@@ -143,6 +163,9 @@ export class ApiRequestGuard implements CanActivate {
     }
     if (problem === 'invalid_json') {
       throw new DomainError('invalid_request', 'The body is not valid JSON.', { field: '', reason: 'invalid_json' });
+    }
+    if (problem === 'too_deep') {
+      throw new DomainError('invalid_request', `The body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`, { field: '', reason: 'too_deep' });
     }
     if (problem === 'forbidden_json_member') {
       throw new DomainError('invalid_request', 'The body must not contain "__proto__" or "constructor.prototype" members.', {

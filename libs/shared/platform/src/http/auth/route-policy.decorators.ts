@@ -29,6 +29,21 @@ export interface IpLimitPolicy {
 
 export const IpLimit = (policy: IpLimitPolicy) => SetMetadata(IP_LIMIT, policy);
 
+export const KEY_LIMIT = 'leadflow:key-limit';
+
+/**
+ * Per-key limit of a route (requests per minute, read from the calling key, e.g. `POST /v1/events`'s
+ * `events_per_minute`), checked after the per-IP limit and before the hourly quota is consumed; a
+ * refusal answers 429 `rate_limit_exceeded` with `details.limit_type` `per_key` and counts as a
+ * limiter refusal in usage.
+ */
+export interface KeyLimitPolicy {
+  name: string;
+  perMinute: (principal: ApiKeyPrincipal) => number;
+}
+
+export const KeyLimit = (policy: KeyLimitPolicy) => SetMetadata(KEY_LIMIT, policy);
+
 /** The principal resolved by ApiRequestGuard. */
 export const CurrentKey = createParamDecorator((_: unknown, context: ExecutionContext): ApiKeyPrincipal => {
   const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;

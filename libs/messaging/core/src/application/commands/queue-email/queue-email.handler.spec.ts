@@ -1,11 +1,13 @@
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
 import { OutgoingEmailRequest, QueueEmailCommand } from '@leadflow/messaging-contracts';
-import { InvalidOutgoingEmailError, NoSenderConfiguredError } from '../../../domain/messaging.errors';
+import { InvalidOutgoingEmailError, NoSenderConfiguredError, TestQuotaExceededError } from '../../../domain/messaging.errors';
 import {
+  InMemoryEmailThreadRepository,
   InMemoryMessagingOutbox,
   InMemoryMessagingStore,
   InMemoryOutgoingEmailRepository,
   InMemorySenderRepository,
+  InMemoryTestSendLedger,
   InMemoryUnitOfWork,
 } from '../../../testing/in-memory-messaging';
 import { QueueEmailHandler } from './queue-email.handler';
@@ -34,7 +36,10 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
     handler.execute(new QueueEmailCommand(accountId, request(overrides)));
   const refusal = async (work: Promise<unknown>) => work.then(() => null, (error: unknown) => error);
 
+  let clock: FixedClock;
+
   beforeEach(() => {
+    clock = new FixedClock(now);
     store = new InMemoryMessagingStore();
     unitOfWork = new InMemoryUnitOfWork(store);
     handler = new QueueEmailHandler(
@@ -42,7 +47,9 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
       new InMemorySenderRepository(store),
       unitOfWork,
       new InMemoryMessagingOutbox(store),
-      new FixedClock(now),
+      clock,
+      new InMemoryEmailThreadRepository(store),
+      new InMemoryTestSendLedger(store),
     );
   });
 
@@ -52,7 +59,15 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
 
     const queued = await queue();
 
-    expect(queued).toEqual({ id: expect.any(String), status: 'queued', from: { email: 'bonjour@lavoie.test', name: 'Rénovations Lavoie' } });
+    expect(queued).toEqual({
+      id: expect.any(String),
+      status: 'queued',
+      from: { email: 'bonjour@lavoie.test', name: 'Rénovations Lavoie' },
+      threadId: expect.any(String),
+      to: 'nadia.belanger@example.com',
+      subject: 'Votre soumission',
+      createdAt: now.toISOString(),
+    });
     expect(store.emails[0]).toMatchObject({ fromEmail: 'bonjour@lavoie.test', fromName: 'Rénovations Lavoie' });
   });
 
@@ -95,6 +110,7 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
         isTest: false,
         contactId,
         source: { kind: 'quote', id: 'q-1' },
+        threadId: queued.threadId,
         status: 'queued',
         attempts: 0,
         lastError: null,
@@ -190,5 +206,70 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
     await queue({ subject: 'Soumission\r\nBcc: victim@example.com' });
 
     expect(store.emails[0].subject).toBe('Soumission Bcc: victim@example.com');
+  });
+
+  describe('test quota (50 test sends per rolling 24 hours, shared by every test send)', () => {
+    it('refuses the 51st test send of the rolling 24 hours with 429 test_quota_exceeded, its details and Retry-After, writing nothing', async () => {
+      addSender(ACCOUNT, 'bonjour@lavoie.test', 'Lavoie', true);
+      for (let i = 0; i < 50; i += 1) {
+        await queue({ isTest: true });
+        clock.advance(60_000);
+      }
+      const before = store.emails.length;
+
+      const error = (await refusal(queue({ isTest: true }))) as TestQuotaExceededError;
+
+      expect(error).toBeInstanceOf(TestQuotaExceededError);
+      expect(error.code).toBe('test_quota_exceeded');
+      // The oldest test send (at `now`) leaves the window 24 h after it; 50 minutes have passed.
+      const retryAfter = 24 * 3600 - 50 * 60;
+      expect(error.details).toEqual({ limit: 50, used: 50, window_seconds: 86400, retry_after_seconds: retryAfter });
+      expect(error.options.headers).toEqual({ 'Retry-After': String(retryAfter) });
+      expect(store.emails).toHaveLength(before);
+    });
+
+    it('frees a slot once the oldest test send is more than 24 hours old, and never counts real sends or other accounts', async () => {
+      addSender(ACCOUNT, 'bonjour@lavoie.test', 'Lavoie', true);
+      addSender(OTHER_ACCOUNT, 'info@bergeron.test', 'Bergeron', true);
+      for (let i = 0; i < 50; i += 1) await queue({ isTest: true });
+      await queue({ isTest: true }, OTHER_ACCOUNT);
+      await queue();
+      expect(await refusal(queue({ isTest: true }))).toBeInstanceOf(TestQuotaExceededError);
+
+      clock.advance(24 * 3600 * 1000 + 1);
+
+      await expect(queue({ isTest: true })).resolves.toMatchObject({ status: 'queued' });
+    });
+  });
+
+  describe('email threads', () => {
+    it('puts every non-test email to one address in one thread (subject of the latest, message count, participants)', async () => {
+      addSender(ACCOUNT, 'bonjour@lavoie.test', 'Lavoie', true);
+
+      const first = await queue({ subject: 'Premier' });
+      clock.advance(1000);
+      const second = await queue({ to: 'NADIA.belanger@example.com', subject: 'Second', from: { email: 'julie@lavoie.test', name: 'Julie' } });
+
+      expect(second.threadId).toBe(first.threadId);
+      expect(store.threads).toEqual([
+        expect.objectContaining({
+          address: 'nadia.belanger@example.com',
+          subject: 'Second',
+          messageCount: 2,
+          participants: ['nadia.belanger@example.com', 'bonjour@lavoie.test', 'julie@lavoie.test'],
+          lastMessageAt: new Date(now.getTime() + 1000),
+          createdAt: now,
+        }),
+      ]);
+    });
+
+    it('creates no thread for a test email', async () => {
+      addSender(ACCOUNT, 'bonjour@lavoie.test', 'Lavoie', true);
+
+      const queued = await queue({ isTest: true });
+
+      expect(queued.threadId).toBeNull();
+      expect(store.threads).toEqual([]);
+    });
   });
 });

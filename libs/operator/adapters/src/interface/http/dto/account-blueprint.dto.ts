@@ -19,6 +19,10 @@ import { FEATURES, PRESETS, SCOPES } from '@leadflow/accounts-contracts';
 import { PipelineBlueprintDto } from './pipeline-blueprint.dto';
 import { CustomFieldBlueprintDto } from './custom-field-blueprint.dto';
 import { SenderBlueprintDto } from './sender-blueprint.dto';
+import { AutomationBlueprintDto } from './automation-blueprint.dto';
+import { CalendarBlueprintDto } from './calendar-blueprint.dto';
+import { EventBlueprintDto } from './event-blueprint.dto';
+import { ConversationBlueprintDto } from './conversation-blueprint.dto';
 import { IsIanaTimezone } from './timezone.validator';
 
 export class QuoteDefaultsDto {
@@ -67,4 +71,8 @@ export class AccountBlueprintDto {
   @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => PipelineBlueprintDto) pipelines?: PipelineBlueprintDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => SenderBlueprintDto) senders?: SenderBlueprintDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => CustomFieldBlueprintDto) custom_fields?: CustomFieldBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => AutomationBlueprintDto) automations?: AutomationBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => CalendarBlueprintDto) calendars?: CalendarBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => EventBlueprintDto) events?: EventBlueprintDto[];
+  @IsOptional() @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => ConversationBlueprintDto) conversations?: ConversationBlueprintDto[];
 }

@@ -1,0 +1,18 @@
+import type { BookingView } from './bookings.views';
+
+/**
+ * Integration events the bookings context writes to `platform.outbox`. `booking_created` and
+ * `booking_cancelled` are public webhook names (webhook event catalog); `booking_outcome_recorded` is an
+ * internal fact. Payload: {@link BookingEventPayload}.
+ */
+export const BOOKING_EVENTS = {
+  created: 'booking_created',
+  cancelled: 'booking_cancelled',
+  outcomeRecorded: 'booking_outcome_recorded',
+} as const;
+
+export interface BookingEventPayload extends Record<string, unknown> {
+  booking_id: string;
+  contact_id: string;
+  booking: BookingView;
+}

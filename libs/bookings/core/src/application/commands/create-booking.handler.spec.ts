@@ -1,0 +1,117 @@
+import { asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
+import type { Calendar } from '../../domain/calendar';
+import {
+  FakeBookingDirectory,
+  FakeBookingJournal,
+  FakeBookingMailer,
+  InMemoryBookings,
+  InMemoryCalendars,
+  InMemoryExternalCalendar,
+  PassThroughUnitOfWork,
+  TEST_ACTOR,
+} from '../../testing/in-memory-bookings';
+import { CreateBookingCommand } from './booking.commands';
+import { CreateBookingHandler } from './create-booking.handler';
+
+const ACCOUNT = asAccountId('00000000-0000-4000-8000-000000000001');
+const CAL = '00000000-0000-4000-8000-0000000000c1';
+const A = '00000000-0000-4000-8000-00000000000a';
+const B = '00000000-0000-4000-8000-00000000000b';
+
+function setup(overrides: Partial<Calendar> = {}) {
+  const clock = new FixedClock(new Date('2027-03-01T12:00:00Z'));
+  const calendars = new InMemoryCalendars();
+  const bookings = new InMemoryBookings();
+  const external = new InMemoryExternalCalendar();
+  const directory = new FakeBookingDirectory();
+  const mailer = new FakeBookingMailer();
+  const journal = new FakeBookingJournal();
+  directory.members.push({ id: A, email: 'a@x.test', name: 'A', isActive: true }, { id: B, email: 'b@x.test', name: 'B', isActive: true });
+  void calendars.insert({
+    id: CAL,
+    accountId: ACCOUNT,
+    name: 'Rotation',
+    durationMinutes: 30,
+    slotIntervalMinutes: 30,
+    minNoticeMinutes: 0,
+    maxDaysAhead: 60,
+    dailyMax: null,
+    capacity: 1,
+    timezone: 'America/Montreal',
+    availability: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start: '09:00', end: '17:00' })),
+    questions: [],
+    requiresQualifiedLead: false,
+    isActive: true,
+    meetingLink: null,
+    hostIds: [A, B],
+    ...overrides,
+  });
+  let n = 0;
+  const contact = (extra: Record<string, unknown> = {}) => {
+    n += 1;
+    const id = `00000000-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`;
+    directory.contacts.set(id, { id, first_name: 'C', last_name: String(n), email: `c${n}@x.test`, phone: null, company: null, archived: false, sales_rep_id: null, stage_id: null, disqualified: false, ...extra });
+    return id;
+  };
+  const handler = new CreateBookingHandler(calendars, bookings, external, directory, mailer, journal, new PassThroughUnitOfWork(), clock);
+  const book = (input: Record<string, unknown>) => handler.execute(new CreateBookingCommand(ACCOUNT, { eventTypeId: CAL, startDatetime: '2027-03-02T15:00:00Z', ...input }, TEST_ACTOR));
+  return { clock, bookings, external, directory, mailer, journal, contact, book };
+}
+
+const refusal = async (work: Promise<unknown>) => {
+  try {
+    await work;
+    return null;
+  } catch (error) {
+    return { code: (error as DomainError).code, details: (error as DomainError).details };
+  }
+};
+
+describe('CreateBookingHandler (in-memory ports)', () => {
+  it('confirms, adds the host event, notifies the host and journals booking_created', async () => {
+    const { book, contact, external, mailer, journal } = setup();
+    const booking = await book({ contactId: contact() });
+    expect(booking).toMatchObject({ status: 'confirmed', start_datetime: '2027-03-02T15:00:00.000Z', end_datetime: '2027-03-02T15:30:00.000Z' });
+    expect(external.events.get(booking.id)).toMatchObject({ hostId: booking.host_id, removed: false });
+    expect(mailer.sent).toEqual([expect.objectContaining({ type: 'booking_notification', priority: 1 })]);
+    expect(journal.events.map((event) => event.type)).toEqual(['booking_created']);
+  });
+
+  it('rotation: fewest upcoming, then least recently booked, then id', async () => {
+    const { book, contact, clock } = setup();
+    const hosts: string[] = [];
+    for (const start of ['2027-03-02T15:00:00Z', '2027-03-02T16:00:00Z', '2027-03-02T17:00:00Z']) {
+      clock.advance(1000);
+      hosts.push((await book({ contactId: contact(), startDatetime: start })).host_id);
+    }
+    expect(hosts).toEqual([A, B, A]);
+  });
+
+  it('the sales rep first when available; a requested host is never replaced', async () => {
+    const { book, contact, external } = setup();
+    expect((await book({ contactId: contact({ sales_rep_id: B }) })).host_id).toBe(B);
+    external.busy.push({ hostId: B, cause: 'google_busy', start: new Date('2027-03-02T16:00:00Z'), end: new Date('2027-03-02T17:00:00Z') });
+    expect((await book({ contactId: contact({ sales_rep_id: B }), startDatetime: '2027-03-02T16:00:00Z' })).host_id).toBe(A);
+    expect(await refusal(book({ contactId: contact(), startDatetime: '2027-03-02T16:30:00Z', hostId: B }))).toEqual({
+      code: 'business_rule_violation',
+      details: { reason: 'host_unavailable', causes: ['google_busy'] },
+    });
+  });
+
+  it('group sessions fill one host\'s session before opening another', async () => {
+    const { book, contact } = setup({ capacity: 2 });
+    const hosts = [];
+    for (let i = 0; i < 4; i += 1) hosts.push((await book({ contactId: contact() })).host_id);
+    expect(hosts).toEqual([A, A, B, B]);
+    expect(await refusal(book({ contactId: contact() }))).toEqual({ code: 'business_rule_violation', details: { reason: 'slot_unavailable' } });
+  });
+
+  it('lead_not_qualified unless the contact is in an open stage and not disqualified', async () => {
+    const { book, contact, directory } = setup({ requiresQualifiedLead: true });
+    directory.stages.set('open', true).set('won', false);
+    for (const extra of [{}, { stage_id: 'won' }, { stage_id: 'open', disqualified: true }]) {
+      expect(await refusal(book({ contactId: contact(extra) }))).toEqual({ code: 'business_rule_violation', details: { reason: 'lead_not_qualified' } });
+    }
+    expect((await book({ contactId: contact({ stage_id: 'open' }) })).status).toBe('confirmed');
+  });
+});

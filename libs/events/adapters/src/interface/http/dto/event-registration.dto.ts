@@ -1,0 +1,20 @@
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+
+/** Body of POST /v1/event-registrations; "exactly one of event_id / event_slug" is checked by the controller. */
+export class EventRegistrationDto {
+  @IsDefined() @IsString() @IsUUID('all') contact_id!: string;
+  @IsString() @IsUUID('all') @IsOptional() event_id?: string | null;
+  @IsString() @MaxLength(100) @IsOptional() event_slug?: string | null;
+  /** Default: the event's next open edition. */
+  @IsString() @IsUUID('all') @IsOptional() edition_id?: string | null;
+  /** Default: the event's first language; must be one of the event's languages. */
+  @IsString() @MaxLength(20) @Matches(/^[A-Za-z]{2,3}(?:-[A-Za-z]{2})?$/) @IsOptional() language?: string | null;
+}
+
+/** Body of PATCH /admin/v1/accounts/{account_id}/event-registrations/{registration_id}: at least one member. */
+export class UpdateEventRegistrationDto {
+  /** `declined`: the person said they will not attend; `registered` again. */
+  @IsString() @IsIn(['registered', 'declined']) @IsOptional() status?: 'registered' | 'declined';
+  /** True: no more messages about this registration (kept by later registrations). */
+  @IsBoolean() @IsOptional() opted_out?: boolean;
+}

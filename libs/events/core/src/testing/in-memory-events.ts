@@ -1,0 +1,69 @@
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
+import { CustomEventState, EventsJournal, EventsRepository, EventsUnitOfWork, RegistrationState } from '../application/ports/events.ports';
+import type { EventState } from '../domain/registration-rules';
+
+/** {@link EventsRepository} in memory (unit tests of the handlers). */
+export class InMemoryEventsRepository extends EventsRepository {
+  readonly events: EventState[] = [];
+  readonly registrations: RegistrationState[] = [];
+  readonly customEvents: CustomEventState[] = [];
+
+  async slugsTaken(accountId: AccountId, slugs: readonly string[]): Promise<string[]> {
+    return this.events.filter((event) => event.accountId === accountId && slugs.includes(event.slug)).map((event) => event.slug);
+  }
+
+  async insertEvents(_accountId: AccountId, events: readonly EventState[]): Promise<void> {
+    this.events.push(...events.map((event) => ({ ...event, editions: event.editions.map((edition) => ({ ...edition })) })));
+  }
+
+  async findEvent(accountId: AccountId, ref: { id: string } | { slug: string }): Promise<EventState | null> {
+    return this.events.find((event) => event.accountId === accountId && ('id' in ref ? event.id === ref.id : event.slug === ref.slug)) ?? null;
+  }
+
+  async insertRegistrationIfAbsent(registration: RegistrationState): Promise<boolean> {
+    const taken = this.registrations.some(
+      (row) => row.accountId === registration.accountId && row.editionId === registration.editionId && row.contactId === registration.contactId,
+    );
+    if (!taken) this.registrations.push({ ...registration });
+    return !taken;
+  }
+
+  async findRegistration(accountId: AccountId, editionId: string, contactId: string): Promise<RegistrationState | null> {
+    const row = this.registrations.find((candidate) => candidate.accountId === accountId && candidate.editionId === editionId && candidate.contactId === contactId);
+    return row ? { ...row } : null;
+  }
+
+  async findRegistrationById(accountId: AccountId, registrationId: string): Promise<RegistrationState | null> {
+    const row = this.registrations.find((candidate) => candidate.accountId === accountId && candidate.id === registrationId);
+    return row ? { ...row } : null;
+  }
+
+  async updateRegistration(registration: RegistrationState): Promise<void> {
+    const index = this.registrations.findIndex((row) => row.accountId === registration.accountId && row.id === registration.id);
+    if (index >= 0) this.registrations[index] = { ...registration };
+  }
+
+  async insertCustomEvent(event: CustomEventState): Promise<void> {
+    this.customEvents.push({ ...event });
+  }
+}
+
+/** Runs the work at once; a throw leaves what the fakes recorded (the handlers' tests check the refusals write nothing before). */
+export class ImmediateUnitOfWork extends EventsUnitOfWork {
+  runs = 0;
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    this.runs += 1;
+    return work();
+  }
+}
+
+/** {@link EventsJournal} in memory. */
+export class InMemoryEventsJournal extends EventsJournal {
+  readonly entries: { accountId: string; contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[] = [];
+
+  async record(accountId: AccountId, entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[]): Promise<string[]> {
+    this.entries.push(...entries.map((entry) => ({ accountId, ...entry })));
+    return entries.map((_, index) => `entry-${this.entries.length - entries.length + index}`);
+  }
+}

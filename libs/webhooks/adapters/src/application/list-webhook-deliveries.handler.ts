@@ -1,0 +1,68 @@
+import { QueryHandler, IQueryHandler } from '@nestjs/cqrs';
+import { encodeCursor, Page } from '@leadflow/shared-kernel';
+import { TransactionHost } from '@leadflow/shared-platform';
+import { ListWebhookDeliveriesQuery, WebhookDeliveryStatus, WebhookDeliveryView } from '@leadflow/webhooks-contracts';
+
+interface DeliveryRow {
+  id: string;
+  subscription_id: string;
+  event: string;
+  status: WebhookDeliveryStatus;
+  attempt: number;
+  response_status: number | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * `GET /admin/v1/accounts/{id}/webhook-deliveries` (operator-api): the account's deliveries newest first
+ * (`created_at DESC, id DESC`, index `deliveries_account_created_idx`), keyset page, exact `total_count`.
+ * The attempt history of each delivery is in `webhooks.delivery_attempts`.
+ */
+@QueryHandler(ListWebhookDeliveriesQuery)
+export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveriesQuery> {
+  constructor(private readonly transactions: TransactionHost) {}
+
+  async execute({ accountId, page }: ListWebhookDeliveriesQuery): Promise<Page<WebhookDeliveryView>> {
+    const params: unknown[] = [accountId, page.limit + 1];
+    let after = '';
+    if (page.after?.id) {
+      params.push(page.after.createdAt, page.after.id);
+      after = `AND (created_at, id) < ($3, $4)`;
+    } else if (page.after) {
+      params.push(page.after.createdAt);
+      after = `AND created_at < $3`;
+    }
+    const manager = this.transactions.manager;
+    const [rows, [{ total }]] = await Promise.all([
+      manager.query(
+        `SELECT id, subscription_id, event, status, attempt, response_status, next_attempt_at, created_at
+           FROM webhooks.deliveries WHERE account_id = $1 ${after}
+          ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
+      ) as Promise<DeliveryRow[]>,
+      manager.query(`SELECT count(*)::int AS total FROM webhooks.deliveries WHERE account_id = $1`, [accountId]) as Promise<{ total: number }[]>,
+    ]);
+    const hasMore = rows.length > page.limit;
+    const visible = hasMore ? rows.slice(0, page.limit) : rows;
+    const last = visible[visible.length - 1];
+    return {
+      data: visible.map((row) => ({
+        id: row.id,
+        subscription_id: row.subscription_id,
+        event: row.event,
+        status: row.status,
+        attempt: row.attempt,
+        response_status: row.response_status,
+        next_attempt_at: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
+        created_at: new Date(row.created_at).toISOString(),
+      })),
+      pagination: {
+        next_cursor: hasMore && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : null,
+        has_more: hasMore,
+        limit: page.limit,
+        total_count: total,
+      },
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@leadflow/shared-platform';
+
+/**
+ * Resolves `data.system` at delivery time: `{ id, name }` of the System the contact belongs to now.
+ *
+ * A read-only cross-context read (ARCHITECTURE › Data allows it where the spec demands a real-time
+ * figure; here "resolved at delivery"): one indexed query joining `contacts.contacts` (primary key) and
+ * `accounts.systems` (primary key), both filtered on the account. It runs in the worker, which hosts no
+ * accounts query handlers, so a query-bus round trip (`GetContactSystem…` + `ListSystemsQuery`) is not
+ * available there. Never writes either schema.
+ */
+@Injectable()
+export class ContactSystemReader {
+  constructor(private readonly transactions: TransactionHost) {}
+
+  async systemOf(accountId: string, contactId: string): Promise<{ id: string; name: string } | null> {
+    const rows: { id: string; name: string }[] = await this.transactions.manager.query(
+      `SELECT s.id, s.name
+         FROM contacts.contacts c
+         JOIN accounts.systems s ON s.account_id = c.account_id AND s.id = c.system_id
+        WHERE c.account_id = $1 AND c.id = $2`,
+      [accountId, contactId],
+    );
+    return rows[0] ?? null;
+  }
+}
