@@ -1,3 +1,4 @@
+export * from './cache/account-cache-invalidation';
 export * from './activity/activity-log.record';
 export * from './activity/activity-log.writer';
 export * from './config/app-config';

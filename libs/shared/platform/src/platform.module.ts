@@ -14,6 +14,7 @@ import { RateLimits } from './http/rate-limits';
 import { OutboxRecord } from './outbox/outbox.record';
 import { OutboxWriter } from './outbox/outbox.writer';
 import { RedisConnection } from './redis/redis.connection';
+import { AccountCacheInvalidation } from './cache/account-cache-invalidation';
 
 export interface PlatformModuleOptions {
   config: AppConfig;
@@ -37,6 +38,7 @@ export class PlatformModule {
       OutboxWriter,
       ActivityLogWriter,
       RedisConnection,
+      AccountCacheInvalidation,
       RateLimits,
       IdempotencyStore,
       IdempotencyInterceptor,

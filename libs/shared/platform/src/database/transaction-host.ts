@@ -1,7 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+
+interface UnitOfWork {
+  manager: EntityManager;
+  /** Run once the outermost transaction has committed (never after a rollback). */
+  afterCommit: (() => unknown)[];
+}
 
 /**
  * Unit of work for every write: `run(fn)` opens one PostgreSQL transaction and every repository,
@@ -11,12 +17,13 @@ import { DataSource, EntityManager } from 'typeorm';
  */
 @Injectable()
 export class TransactionHost {
-  private readonly storage = new AsyncLocalStorage<EntityManager>();
+  private readonly logger = new Logger('TransactionHost');
+  private readonly storage = new AsyncLocalStorage<UnitOfWork>();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {}
 
   get manager(): EntityManager {
-    return this.storage.getStore() ?? this.dataSource.manager;
+    return this.storage.getStore()?.manager ?? this.dataSource.manager;
   }
 
   get inTransaction(): boolean {
@@ -25,7 +32,29 @@ export class TransactionHost {
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const current = this.storage.getStore();
-    if (current) return work(current);
-    return this.dataSource.transaction((manager) => this.storage.run(manager, () => work(manager)));
+    if (current) return work(current.manager);
+    const afterCommit: (() => unknown)[] = [];
+    const result = await this.dataSource.transaction((manager) => this.storage.run({ manager, afterCommit }, () => work(manager)));
+    for (const callback of afterCommit) await this.runCallback(callback);
+    return result;
+  }
+
+  /**
+   * Runs `callback` once the current transaction has committed (at once outside a transaction); it is
+   * dropped if the transaction rolls back. Used for side effects that must not see uncommitted state,
+   * such as cache invalidations. A failing callback is logged, never thrown into the committed write.
+   */
+  async afterCommit(callback: () => unknown): Promise<void> {
+    const current = this.storage.getStore();
+    if (current) current.afterCommit.push(callback);
+    else await this.runCallback(callback);
+  }
+
+  private async runCallback(callback: () => unknown): Promise<void> {
+    try {
+      await callback();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'After-commit callback failed');
+    }
   }
 }

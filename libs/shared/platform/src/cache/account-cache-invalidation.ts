@@ -1,0 +1,196 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { AppConfig } from '../config/app-config';
+import { RedisConnection } from '../redis/redis.connection';
+
+/**
+ * What a per-account cache holds, named in invalidation messages:
+ * - `auth`: resolved API keys (scopes, expiry, revocation) and the account's features, plan and terms;
+ * - `config`: what lead capture and the other hot paths read per account (Systems, pipelines and stages,
+ *   custom-field definitions, tags, sales reps).
+ */
+export type CacheTopic = 'auth' | 'config';
+
+type Listener = (accountId: string | null) => void;
+
+/**
+ * Cross-process invalidation of the per-account caches (issue 11, items 1 and 3), over Redis pub/sub on
+ * the channel `<REDIS_PREFIX>:cache-invalidation`, message `<topic> <account_id>`.
+ *
+ * - A write to cached data calls {@link invalidate} after its transaction committed (the unit of work's
+ *   `afterCommit`); every process, the writer included, evicts that account's entries of that topic,
+ *   typically within a few milliseconds (the contract: within 1 second).
+ * - Messages published while a subscriber is disconnected are lost, so a subscriber that connects or
+ *   reconnects first clears everything ({@link Listener} called with `null`), and a cache is only
+ *   trusted while the subscription is up ({@link trusted}): with Redis unreachable, reads go to
+ *   PostgreSQL every time. Caches also expire entries after a TTL of at most 60 s, a last safety net.
+ */
+@Injectable()
+export class AccountCacheInvalidation implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('CacheInvalidation');
+  private readonly listeners = new Map<CacheTopic, Set<Listener>>();
+  private subscriber: Redis | null = null;
+  private subscribed = false;
+  readonly channel: string;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    config: AppConfig,
+  ) {
+    this.channel = `${config.redisPrefix}:cache-invalidation`;
+  }
+
+  /** True while this process receives invalidations: only then may a cache answer from memory. */
+  get trusted(): boolean {
+    return this.subscribed;
+  }
+
+  onModuleInit(): void {
+    const subscriber = this.redis.client.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    this.subscriber = subscriber;
+    subscriber.on('error', () => undefined);
+    subscriber.on('close', () => {
+      if (this.subscribed) this.logger.warn('Cache invalidation channel lost: caches bypassed until it is back');
+      this.subscribed = false;
+    });
+    subscriber.on('ready', () => {
+      // ioredis re-subscribes on reconnect; what was published meanwhile is lost, so start from empty caches.
+      subscriber
+        .subscribe(this.channel)
+        .then(() => {
+          this.emitAll(null);
+          this.subscribed = true;
+        })
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'Cache invalidation subscribe failed'));
+    });
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== this.channel) return;
+      const [topic, accountId] = message.split(' ');
+      if ((topic === 'auth' || topic === 'config') && accountId) this.emit(topic, accountId);
+    });
+    subscriber.connect().catch(() => undefined);
+  }
+
+  /** Registers a cache's eviction; `null` means "forget every account". */
+  listen(topic: CacheTopic, listener: Listener): void {
+    const set = this.listeners.get(topic) ?? new Set<Listener>();
+    set.add(listener);
+    this.listeners.set(topic, set);
+  }
+
+  /**
+   * Evicts `accountId`'s `topic` entries in this process at once and in every other process through
+   * Redis. Never throws: if Redis is unreachable the other processes' subscriptions are down too, and
+   * they clear their caches when they reconnect.
+   */
+  async invalidate(topic: CacheTopic, accountId: string): Promise<void> {
+    this.emit(topic, accountId);
+    await this.redis.client.publish(this.channel, `${topic} ${accountId}`).then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ err: error, topic, accountId }, 'Cache invalidation not published'),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.subscribed = false;
+    if (this.subscriber) await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
+  }
+
+  private emit(topic: CacheTopic, accountId: string | null): void {
+    for (const listener of this.listeners.get(topic) ?? []) listener(accountId);
+  }
+
+  private emitAll(accountId: string | null): void {
+    for (const topic of this.listeners.keys()) this.emit(topic, accountId);
+  }
+}
+
+/** Options of an {@link AccountScopedCache}. */
+export interface AccountScopedCacheOptions {
+  topic: CacheTopic;
+  /** Most entries kept (least recently used evicted first). */
+  max: number;
+  /** Entry lifetime in milliseconds (at most 60 000). */
+  ttlMs: number;
+}
+
+/**
+ * An in-process LRU cache of per-account values (`lru-cache`), evicted by {@link AccountCacheInvalidation}
+ * on its topic, with a TTL. Keys are `(accountId, key)`; `load` runs on a miss (concurrent misses of the
+ * same key share one load). While invalidations are not received (Redis down), every `get` loads.
+ */
+export class AccountScopedCache<T extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<string, T>;
+  private readonly keysByAccount = new Map<string, Set<string>>();
+  private readonly inflight = new Map<string, Promise<T>>();
+  /** Bumped on every eviction, so a load that started before it is not stored after it. */
+  private generation = 0;
+
+  constructor(
+    private readonly invalidation: AccountCacheInvalidation,
+    options: AccountScopedCacheOptions,
+  ) {
+    if (options.ttlMs > 60_000) throw new Error('AccountScopedCache: ttlMs is at most 60000');
+    this.entries = new LRUCache<string, T>({
+      max: options.max,
+      ttl: options.ttlMs,
+      dispose: (_value, key) => this.forgetKey(key),
+    });
+    invalidation.listen(options.topic, (accountId) => (accountId === null ? this.clear() : this.evictAccount(accountId)));
+  }
+
+  async get(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.invalidation.trusted) return load();
+    const id = `${accountId}\u0000${key}`;
+    const hit = this.entries.get(id);
+    if (hit !== undefined) return hit;
+    const pending = this.inflight.get(id);
+    if (pending) return pending;
+    const generation = this.generation;
+    const loading = load()
+      .then((value) => {
+        if (generation === this.generation && this.invalidation.trusted) this.store(accountId, id, value);
+        return value;
+      })
+      .finally(() => this.inflight.delete(id));
+    this.inflight.set(id, loading);
+    return loading;
+  }
+
+  /** Drops one key of an account (e.g. a value found stale by its own check). */
+  delete(accountId: string, key: string): void {
+    this.entries.delete(`${accountId}\u0000${key}`);
+  }
+
+  evictAccount(accountId: string): void {
+    this.generation += 1;
+    for (const id of [...(this.keysByAccount.get(accountId) ?? [])]) {
+      this.entries.delete(id);
+      this.inflight.delete(id);
+    }
+    this.keysByAccount.delete(accountId);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.inflight.clear();
+    this.keysByAccount.clear();
+  }
+
+  private store(accountId: string, id: string, value: T): void {
+    this.entries.set(id, value);
+    const keys = this.keysByAccount.get(accountId) ?? new Set<string>();
+    keys.add(id);
+    this.keysByAccount.set(accountId, keys);
+  }
+
+  private forgetKey(id: string): void {
+    const accountId = id.slice(0, id.indexOf('\u0000'));
+    const keys = this.keysByAccount.get(accountId);
+    if (!keys) return;
+    keys.delete(id);
+    if (keys.size === 0) this.keysByAccount.delete(accountId);
+  }
+}
