@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ACCOUNTS_HANDLERS, AccountsActivityLog, AccountsRepository, AccountsSettings } from '@leadflow/accounts-core';
+import { ACCOUNTS_HANDLERS, AccountsActivityLog, AccountsRepository, AccountsSettings, ApiKeyCache } from '@leadflow/accounts-core';
 import { AppConfig } from '@leadflow/shared-platform';
+import { LruApiKeyCache } from './infrastructure/cache/lru-api-key.cache';
 import { PlatformAccountsActivityLog } from './infrastructure/activity/platform-accounts-activity.log';
 import { ACCOUNTS_RECORDS } from './infrastructure/persistence/accounts.records';
 import { TypeOrmAccountsRepository } from './infrastructure/persistence/typeorm-accounts.repository';
@@ -14,6 +15,7 @@ import { MeController } from './interface/http/me.controller';
   providers: [
     ...ACCOUNTS_HANDLERS,
     { provide: AccountsRepository, useClass: TypeOrmAccountsRepository },
+    { provide: ApiKeyCache, useClass: LruApiKeyCache },
     { provide: AccountsActivityLog, useClass: PlatformAccountsActivityLog },
     { provide: AccountsSettings, useFactory: (config: AppConfig) => ({ defaultKeyPerHour: config.defaultKeyPerHour }), inject: [AppConfig] },
   ],

@@ -126,7 +126,8 @@ describe('UsageJobsModule: the repeatable aggregation into usage.hour_buckets', 
     expect(closing.closedHours).toContain('2026-03-10T11:00:00.000Z');
     expect(await rows(accountId)).toEqual([expect.objectContaining({ request_count: 1, status_unknown: 1, closed: true })]);
 
-    recorder.finished(outcome(key, 200, 420_000));
+    // The request path gives finished() the instant the request started (07 minutes ago).
+    recorder.finished({ ...outcome(key, 200, 420_000), startedAt: new Date('2026-03-10T11:58:00.000Z') });
     clock.set(new Date('2026-03-10T12:08:00.000Z'));
     await runJob();
     expect(await rows(accountId)).toEqual([expect.objectContaining({ request_count: 1, status_2xx: 1, status_unknown: 0, closed: true })]);

@@ -115,15 +115,22 @@ export interface AccountScopedCacheOptions {
   ttlMs: number;
 }
 
+interface Entry<T> {
+  accountId: string;
+  value: T;
+}
+
 /**
  * An in-process LRU cache of per-account values (`lru-cache`), evicted by {@link AccountCacheInvalidation}
- * on its topic, with a TTL. Keys are `(accountId, key)`; `load` runs on a miss (concurrent misses of the
- * same key share one load). While invalidations are not received (Redis down), every `get` loads.
+ * on its topic, with a TTL. {@link get} caches by `(accountId, key)`; {@link lookup} by a key alone, the
+ * account being known from the loaded value (an API key by its secret's hash). Concurrent misses of the
+ * same key share one load; a load that an eviction overtook is returned but not stored. While
+ * invalidations are not received (Redis down), every call loads.
  */
 export class AccountScopedCache<T extends NonNullable<unknown>> {
-  private readonly entries: LRUCache<string, T>;
+  private readonly entries: LRUCache<string, Entry<T>>;
   private readonly keysByAccount = new Map<string, Set<string>>();
-  private readonly inflight = new Map<string, Promise<T>>();
+  private readonly inflight = new Map<string, Promise<T | null>>();
   /** Bumped on every eviction, so a load that started before it is not stored after it. */
   private generation = 0;
 
@@ -132,44 +139,29 @@ export class AccountScopedCache<T extends NonNullable<unknown>> {
     options: AccountScopedCacheOptions,
   ) {
     if (options.ttlMs > 60_000) throw new Error('AccountScopedCache: ttlMs is at most 60000');
-    this.entries = new LRUCache<string, T>({
+    this.entries = new LRUCache<string, Entry<T>>({
       max: options.max,
       ttl: options.ttlMs,
-      dispose: (_value, key) => this.forgetKey(key),
+      dispose: (entry, id) => this.unindex(entry.accountId, id),
     });
     invalidation.listen(options.topic, (accountId) => (accountId === null ? this.clear() : this.evictAccount(accountId)));
   }
 
+  /** The account's value under `key`, from memory or else from `load`. */
   async get(accountId: string, key: string, load: () => Promise<T>): Promise<T> {
-    if (!this.invalidation.trusted) return load();
-    const id = `${accountId}\u0000${key}`;
-    const hit = this.entries.get(id);
-    if (hit !== undefined) return hit;
-    const pending = this.inflight.get(id);
-    if (pending) return pending;
-    const generation = this.generation;
-    const loading = load()
-      .then((value) => {
-        if (generation === this.generation && this.invalidation.trusted) this.store(accountId, id, value);
-        return value;
-      })
-      .finally(() => this.inflight.delete(id));
-    this.inflight.set(id, loading);
-    return loading;
+    return (await this.cached(`${accountId}\u0000${key}`, load, () => accountId)) as T;
   }
 
-  /** Drops one key of an account (e.g. a value found stale by its own check). */
-  delete(accountId: string, key: string): void {
-    this.entries.delete(`${accountId}\u0000${key}`);
+  /** The value under a key that names no account (`load` finds it; null results are not cached). */
+  lookup(key: string, load: () => Promise<T | null>, accountOf: (value: T) => string): Promise<T | null> {
+    return this.cached(`\u0001${key}`, load, accountOf);
   }
 
   evictAccount(accountId: string): void {
     this.generation += 1;
-    for (const id of [...(this.keysByAccount.get(accountId) ?? [])]) {
-      this.entries.delete(id);
-      this.inflight.delete(id);
-    }
+    for (const id of [...(this.keysByAccount.get(accountId) ?? [])]) this.entries.delete(id);
     this.keysByAccount.delete(accountId);
+    this.inflight.clear();
   }
 
   clear(): void {
@@ -179,15 +171,38 @@ export class AccountScopedCache<T extends NonNullable<unknown>> {
     this.keysByAccount.clear();
   }
 
+  /** Entries held now (tests and metrics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private cached(id: string, load: () => Promise<T | null>, accountOf: (value: T) => string): Promise<T | null> {
+    if (!this.invalidation.trusted) return load();
+    const hit = this.entries.get(id);
+    if (hit !== undefined) return Promise.resolve(hit.value);
+    const pending = this.inflight.get(id);
+    if (pending) return pending;
+    const generation = this.generation;
+    const loading = load()
+      .then((value) => {
+        if (value !== null && generation === this.generation && this.invalidation.trusted) this.store(accountOf(value), id, value);
+        return value;
+      })
+      .finally(() => {
+        if (this.inflight.get(id) === loading) this.inflight.delete(id);
+      });
+    this.inflight.set(id, loading);
+    return loading;
+  }
+
   private store(accountId: string, id: string, value: T): void {
-    this.entries.set(id, value);
+    this.entries.set(id, { accountId, value });
     const keys = this.keysByAccount.get(accountId) ?? new Set<string>();
     keys.add(id);
     this.keysByAccount.set(accountId, keys);
   }
 
-  private forgetKey(id: string): void {
-    const accountId = id.slice(0, id.indexOf('\u0000'));
+  private unindex(accountId: string, id: string): void {
     const keys = this.keysByAccount.get(accountId);
     if (!keys) return;
     keys.delete(id);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainError } from '@leadflow/shared-kernel';
 import { RedisConnection } from '../redis/redis.connection';
 
@@ -31,54 +30,97 @@ export interface LimitOutcome {
   report: QuotaReport;
 }
 
+/** One fixed-window counter to consume: `points` allowed per `windowSeconds` for `subject` under `name`. */
+export interface LimitCheck {
+  name: string;
+  subject: string;
+  points: number;
+  windowSeconds: number;
+}
+
 /**
- * Fixed-window counters on Redis with rate-limiter-flexible. A refused request gives its point back,
- * so limiter refusals never consume the quota (public-api-v1 › Usage counter rules (3)).
+ * The limiters of one request, checked in order in ONE Redis round trip (issue 11, item 2): each counter
+ * is incremented (its window starts with its first unit: `PEXPIRE` on the first increment); the first
+ * one over its limit gives its unit back and stops the script, so a refusal consumes nothing and the
+ * counters after it are not touched (public-api-v1 › Usage counter rules (3)).
+ * Reply: `{ refused index (1-based, 0 = none), count1, pttl1, count2, pttl2, ... }` for the counters reached.
+ */
+const CONSUME_SCRIPT = `
+local refused = 0
+local out = {}
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[2 * i - 1])
+  local window = tonumber(ARGV[2 * i])
+  local count = redis.call('INCR', KEYS[i])
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[i], window)
+    ttl = window
+  end
+  if count > limit then
+    redis.call('DECR', KEYS[i])
+    refused = i
+  end
+  out[#out + 1] = count
+  out[#out + 1] = ttl
+  if refused > 0 then break end
+end
+table.insert(out, 1, refused)
+return out
+`;
+
+/**
+ * Fixed-window counters on Redis (`<prefix>:rl:<name>:<window seconds>:<subject>`, the key layout of the
+ * rate-limiter-flexible counters they replace), consumed by one Lua script per request. Redis errors
+ * propagate: the caller decides whether to fail open (quota) or closed (brute force).
  */
 @Injectable()
 export class RateLimits {
-  private readonly limiters = new Map<string, RateLimiterRedis>();
+  constructor(private readonly redis: RedisConnection) {
+    redis.client.defineCommand('leadflowConsumeLimits', { lua: CONSUME_SCRIPT });
+  }
 
-  constructor(private readonly redis: RedisConnection) {}
+  /** Consumes one unit of `name` for `subject`: at most `points` per window of `windowSeconds`. */
+  async consume(name: string, subject: string, points: number, windowSeconds: number): Promise<LimitOutcome> {
+    const [outcome] = await this.consumeAll([{ name, subject, points, windowSeconds }]);
+    return outcome as LimitOutcome;
+  }
 
   /**
-   * Consumes one unit of `name` for `subject` within a window of `windowSeconds` allowing `points`.
-   * Redis errors propagate (the caller decides whether to fail open).
+   * Consumes the checks in order in one round trip (EVALSHA). Returns one outcome per check reached: all
+   * allowed, or the allowed ones followed by the first refused (the checks after it are not consumed and
+   * have no outcome).
    */
-  async consume(name: string, subject: string, points: number, windowSeconds: number): Promise<LimitOutcome> {
-    const limiter = this.limiter(name, points, windowSeconds);
-    try {
-      const result = await limiter.consume(subject, 1);
-      return { allowed: true, report: this.report(points, windowSeconds, result) };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      await limiter.reward(subject, 1).catch(() => undefined);
-      return { allowed: false, report: this.report(points, windowSeconds, rejection) };
-    }
-  }
-
-  private limiter(name: string, points: number, windowSeconds: number): RateLimiterRedis {
-    const id = `${name}:${points}:${windowSeconds}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis.client,
-        keyPrefix: this.redis.key('rl', name, String(windowSeconds)),
-        points,
-        duration: windowSeconds,
-      });
-      this.limiters.set(id, limiter);
-    }
-    return limiter;
-  }
-
-  private report(limit: number, windowSeconds: number, result: RateLimiterRes): QuotaReport {
-    return {
-      limit,
-      remaining: Math.max(0, result.remainingPoints),
-      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
-      windowSeconds,
+  async consumeAll(checks: readonly LimitCheck[]): Promise<LimitOutcome[]> {
+    if (checks.length === 0) return [];
+    const keys = checks.map((check) => this.counterKey(check));
+    const args = checks.flatMap((check) => [check.points, check.windowSeconds * 1000]);
+    const client = this.redis.client as unknown as {
+      leadflowConsumeLimits(count: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
     };
+    const reply = await client.leadflowConsumeLimits(keys.length, ...keys, ...args);
+    const refused = Number(reply[0]);
+    const outcomes: LimitOutcome[] = [];
+    for (let index = 0; 2 * index + 2 < reply.length; index += 1) {
+      const check = checks[index] as LimitCheck;
+      const count = Number(reply[2 * index + 1]);
+      const ttlMs = Number(reply[2 * index + 2]);
+      const allowed = refused !== index + 1;
+      outcomes.push({
+        allowed,
+        report: {
+          limit: check.points,
+          remaining: Math.max(0, check.points - (allowed ? count : count - 1)),
+          resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+          windowSeconds: check.windowSeconds,
+        },
+      });
+    }
+    return outcomes;
+  }
+
+  private counterKey(check: LimitCheck): string {
+    return `${this.redis.key('rl', check.name, String(check.windowSeconds))}:${check.subject}`;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { IsNull } from 'typeorm';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
@@ -12,11 +13,15 @@ import {
 } from '@leadflow/accounts-core';
 import { AccountRecord, ApiKeyRecord, SystemRecord, TeamMemberRecord } from './accounts.records';
 
+/** `last_used_at` is written at most once per this interval per key (milliseconds). */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** TypeORM implementation of {@link AccountsRepository}; every query filters on `account_id`. */
 @Injectable()
 export class TypeOrmAccountsRepository extends AccountsRepository {
+  /** When this process last wrote each key's `last_used_at` (epoch milliseconds). */
+  private readonly touched = new LRUCache<string, number>({ max: 10_000 });
+
   constructor(private readonly transactions: TransactionHost) {
     super();
   }
@@ -108,7 +113,14 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
     };
   }
 
+  /**
+   * Writes `last_used_at` off the request path: skipped in memory when this process wrote it less than a
+   * minute ago (no round trip), and the UPDATE itself skips a row another process touched within that minute.
+   */
   async touchApiKey(keyId: string, at: Date): Promise<void> {
+    const last = this.touched.get(keyId);
+    if (last !== undefined && at.getTime() - last < TOUCH_INTERVAL_MS && at.getTime() >= last) return;
+    this.touched.set(keyId, at.getTime());
     await this.transactions.dataSource
       .query(
         `UPDATE accounts.api_keys SET last_used_at = $2

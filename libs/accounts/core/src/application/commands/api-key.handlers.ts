@@ -3,6 +3,7 @@ import { Clock } from '@leadflow/shared-kernel';
 import { CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand, RevokedApiKey } from '@leadflow/accounts-contracts';
 import { AccountNotFoundError, ApiKeyNotFoundError, DuplicateNameError } from '../../domain/accounts.errors';
 import { AccountsActivityLog } from '../ports/accounts-activity.port';
+import { ApiKeyCache } from '../ports/api-key-cache.port';
 import { AccountsRepository } from '../ports/accounts.repository.port';
 import { AccountsSettings } from '../ports/accounts-settings.port';
 import { issueApiKey } from './api-key-issuer';
@@ -34,7 +35,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
 }
 
 /**
- * `POST /admin/v1/accounts/{id}/api-keys/{key_id}/revoke`: the key answers 401 from the next request.
+ * `POST /admin/v1/accounts/{id}/api-keys/{key_id}/revoke`: the key answers 401 from the next request
+ * (every api process forgets the account's cached keys once the revocation commits).
  * Revoking a revoked key changes nothing and records nothing.
  */
 @CommandHandler(RevokeApiKeyCommand)
@@ -42,6 +44,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
   constructor(
     private readonly repository: AccountsRepository,
     private readonly activity: AccountsActivityLog,
+    private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
@@ -51,6 +54,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     if (key.revokedAt) return { keyId: key.id, revokedAt: key.revokedAt };
     const now = this.clock.now();
     if (!(await this.repository.revokeApiKey(accountId, keyId, now))) throw new ApiKeyNotFoundError();
+    await this.cache.invalidateAccount(accountId);
     await this.activity.record(accountId, [
       { type: 'api_key_revoked', actor, data: { key_id: key.id, key_name: key.name, key_prefix: `lf_live_${key.prefix}` } },
     ]);

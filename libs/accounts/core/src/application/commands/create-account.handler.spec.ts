@@ -2,6 +2,7 @@ import { FixedClock, ValidationFailedError, asAccountId } from '@leadflow/shared
 import { CreateAccountCommand, FEATURES, PRESETS, ResolveApiKeyQuery, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
 import { InMemoryAccountsActivityLog } from '../../testing/in-memory-accounts-activity.log';
 import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
+import { InMemoryApiKeyCache } from '../../testing/in-memory-api-key-cache';
 import { ResolveApiKeyHandler } from '../queries/resolve-api-key.handler';
 import { CreateAccountHandler } from './create-account.handler';
 import { RevokeApiKeyHandler } from './api-key.handlers';
@@ -84,16 +85,34 @@ describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accoun
         ],
       }),
     );
-    const resolve = new ResolveApiKeyHandler(repository, clock);
+    const cache = new InMemoryApiKeyCache();
+    const resolve = new ResolveApiKeyHandler(repository, cache, clock);
     const principal = await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
     expect(principal).toMatchObject({ keyId: created.apiKeys.full.id, accountId: created.accountId, keyName: 'full' });
     expect(await resolve.execute(new ResolveApiKeyQuery(`${created.apiKeys.full.key}x`))).toBeNull();
 
-    await new RevokeApiKeyHandler(repository, activity, clock).execute(new RevokeApiKeyCommand(asAccountId(created.accountId), created.apiKeys.full.id));
+    await new RevokeApiKeyHandler(repository, activity, cache, clock).execute(new RevokeApiKeyCommand(asAccountId(created.accountId), created.apiKeys.full.id));
+    expect(cache.invalidated).toEqual([created.accountId]);
     expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key))).toBeNull();
 
     expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).not.toBeNull();
+    // Cached from here on: the expiry is still checked against the clock on every request.
+    const loads = cache.loads;
+    expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).not.toBeNull();
+    expect(cache.loads).toBe(loads);
     clock.set(new Date('2026-11-22T13:00:00.000Z'));
     expect(await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.short.key))).toBeNull();
+  });
+
+  it('authentication answers a cached key from memory: a second resolve of the same key does not read the repository', async () => {
+    const created = await handler.execute(new CreateAccountCommand({ name: 'T', apiKeys: [{ name: 'full', preset: 'full_integration' }] }));
+    const cache = new InMemoryApiKeyCache();
+    const resolve = new ResolveApiKeyHandler(repository, cache, clock);
+    const lookups = jest.spyOn(repository, 'findKeyByPrefix');
+    await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    expect(lookups).toHaveBeenCalledTimes(1);
+    expect(cache.loads).toBe(1);
+    expect([...cache.entries.keys()][0]).not.toContain(created.apiKeys.full.key);
   });
 });

@@ -2,6 +2,7 @@ import { asAccountId, FixedClock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { CreateAccountCommand, CreateApiKeyCommand, RevokeApiKeyCommand, UpdateAccountCommand } from '@leadflow/accounts-contracts';
 import { InMemoryAccountsActivityLog } from '../../testing/in-memory-accounts-activity.log';
 import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
+import { InMemoryApiKeyCache } from '../../testing/in-memory-api-key-cache';
 import { CreateApiKeyHandler, RevokeApiKeyHandler } from './api-key.handlers';
 import { CreateAccountHandler } from './create-account.handler';
 import { UpdateAccountHandler } from './update-account.handler';
@@ -12,11 +13,13 @@ describe('account settings and key activity (operator-api › PATCH account, api
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));
   let repository: InMemoryAccountsRepository;
   let activity: InMemoryAccountsActivityLog;
+  let cache: InMemoryApiKeyCache;
   let accountId: ReturnType<typeof asAccountId>;
 
   beforeEach(async () => {
     repository = new InMemoryAccountsRepository();
     activity = new InMemoryAccountsActivityLog();
+    cache = new InMemoryApiKeyCache();
     const created = await new CreateAccountHandler(repository, activity, { defaultKeyPerHour: 1000 }, clock).execute(
       new CreateAccountCommand({ name: 'T', apiKeys: [{ name: 'full', preset: 'full_integration' }] }, OPERATOR),
     );
@@ -45,11 +48,12 @@ describe('account settings and key activity (operator-api › PATCH account, api
   });
 
   it('updates the settings, merging quote defaults, and records account_updated with what changed', async () => {
-    const handler = new UpdateAccountHandler(repository, activity);
+    const handler = new UpdateAccountHandler(repository, activity, cache);
     const view = await handler.execute(
       new UpdateAccountCommand(accountId, { timezone: 'Europe/Paris', features: ['quotes', 'quotes'], quoteDefaults: { validity_days: 10 } }, OPERATOR),
     );
     expect(view).toMatchObject({ timezone: 'Europe/Paris', features: ['quotes'], quote_defaults: { validity_days: 10, tax_profile: 'gst_qst' } });
+    expect(cache.invalidated).toEqual([accountId]); // features and terms are cached with the keys
     expect(activity.entries.at(-1)).toEqual({
       accountId,
       type: 'account_updated',
@@ -65,7 +69,7 @@ describe('account settings and key activity (operator-api › PATCH account, api
   });
 
   it('records nothing when nothing changes, refuses an empty patch, a bad zone, an unknown feature or account', async () => {
-    const handler = new UpdateAccountHandler(repository, activity);
+    const handler = new UpdateAccountHandler(repository, activity, cache);
     const before = activity.entries.length;
     await handler.execute(new UpdateAccountCommand(accountId, { timezone: 'America/Montreal' }));
     expect(activity.entries).toHaveLength(before);
@@ -83,7 +87,7 @@ describe('account settings and key activity (operator-api › PATCH account, api
     const created = await new CreateApiKeyHandler(repository, activity, { defaultKeyPerHour: 1000 }, clock).execute(
       new CreateApiKeyCommand(accountId, { name: 'extra' }, SYSTEM_ACTOR),
     );
-    const revoke = new RevokeApiKeyHandler(repository, activity, clock);
+    const revoke = new RevokeApiKeyHandler(repository, activity, cache, clock);
     await revoke.execute(new RevokeApiKeyCommand(accountId, created.id, OPERATOR));
     await revoke.execute(new RevokeApiKeyCommand(accountId, created.id, OPERATOR));
     expect(activity.entries.slice(1).map((entry) => [entry.type, entry.data.key_id])).toEqual([

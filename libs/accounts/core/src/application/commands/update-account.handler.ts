@@ -4,6 +4,7 @@ import { AccountView, isFeature, UpdateAccountCommand } from '@leadflow/accounts
 import { AccountNotFoundError } from '../../domain/accounts.errors';
 import { assertTimezone } from '../../domain/timezone';
 import { AccountsActivityLog } from '../ports/accounts-activity.port';
+import { ApiKeyCache } from '../ports/api-key-cache.port';
 import { AccountsRepository, AccountState } from '../ports/accounts.repository.port';
 import { toAccountView } from '../queries/account.view';
 
@@ -18,7 +19,8 @@ const WIRE_NAMES: Record<keyof Changeable, string> = {
 
 /**
  * `PATCH /admin/v1/accounts/{id}`: quote defaults merge with the current ones; the new features apply
- * from the next request (authentication reads them with the key). An `account_updated` activity entry
+ * from the next request (authentication reads them with the key, and every api process forgets the
+ * account's cached keys once the change commits). An `account_updated` activity entry
  * lists each changed setting `{ from, to }` (none when nothing changed). 404 `not_found`.
  */
 @CommandHandler(UpdateAccountCommand)
@@ -26,6 +28,7 @@ export class UpdateAccountHandler implements ICommandHandler<UpdateAccountComman
   constructor(
     private readonly repository: AccountsRepository,
     private readonly activity: AccountsActivityLog,
+    private readonly cache: ApiKeyCache,
   ) {}
 
   async execute({ accountId, patch, actor }: UpdateAccountCommand): Promise<AccountView> {
@@ -53,6 +56,7 @@ export class UpdateAccountHandler implements ICommandHandler<UpdateAccountComman
         .map((key) => [WIRE_NAMES[key], { from: account[key], to: next[key] }]),
     );
     await this.repository.updateAccount(accountId, next);
+    await this.cache.invalidateAccount(accountId);
     if (Object.keys(changes).length > 0) {
       await this.activity.record(accountId, [{ type: 'account_updated', actor, data: { changes } }]);
     }

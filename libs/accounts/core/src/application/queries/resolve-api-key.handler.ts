@@ -3,24 +3,32 @@ import { Clock } from '@leadflow/shared-kernel';
 import { ApiKeyPrincipal, ResolveApiKeyQuery } from '@leadflow/accounts-contracts';
 import { ApiKeySecret } from '../../domain/api-key-secret.value-object';
 import { lifecycleOf } from '../../domain/api-key-lifecycle';
+import { ApiKeyCache } from '../ports/api-key-cache.port';
 import { AccountsRepository } from '../ports/accounts.repository.port';
 
 /**
- * Authentication: one indexed read by prefix, the sha256 of the presented key compared in constant
- * time, then lifecycle (revoked, expired) checked against the clock. Null for any failure, so every
- * failure answers the same 401 `invalid_api_key`.
+ * Authentication (ARCHITECTURE.md › Request path; issue 11, item 1): the key is looked up in the
+ * process's {@link ApiKeyCache} by the sha256 of the presented key, else by one indexed read by prefix
+ * with the hash compared in constant time; then its lifecycle (revoked, expired) is checked against the
+ * clock on every request, so a cached key stops at its expiry instant. `last_used_at` is written off the
+ * request path, at most once a minute per key. Null for any failure, so every failure answers the same
+ * 401 `invalid_api_key`.
  */
 @QueryHandler(ResolveApiKeyQuery)
 export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
   constructor(
     private readonly repository: AccountsRepository,
+    private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
   async execute({ rawKey }: ResolveApiKeyQuery): Promise<ApiKeyPrincipal | null> {
     const presented = ApiKeySecret.parse(rawKey);
     if (!presented) return null;
-    const key = await this.repository.findKeyByPrefix(presented.prefix);
+    const key = await this.cache.find(presented.hash, async () => {
+      const found = await this.repository.findKeyByPrefix(presented.prefix);
+      return found && ApiKeySecret.sameHash(found.secretHash, presented.hash) ? found : null;
+    });
     if (!key || !ApiKeySecret.sameHash(key.secretHash, presented.hash)) return null;
     const now = this.clock.now();
     if (lifecycleOf(key, now) !== 'active') return null;

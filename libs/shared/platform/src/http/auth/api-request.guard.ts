@@ -7,7 +7,7 @@ import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/a
 import { Clock, DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
 import { MAX_JSON_DEPTH } from '../fastify-setup';
-import { quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
+import { LimitCheck, LimitOutcome, quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
 import { UsageRecorder } from '../usage-recorder.port';
 import { IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
 
@@ -48,13 +48,9 @@ export class ApiRequestGuard implements CanActivate {
 
     const principal = await this.authenticate(request);
     request.leadflow.principal = principal;
-    this.usage.started(principal, this.clock.now());
+    this.usage.started(principal, request.leadflow.receivedAt ?? this.clock.now());
 
-    const ipLimit = this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, context.getHandler());
-    if (ipLimit) await this.checkIpLimit(request, reply, ipLimit);
-    const keyLimit = this.reflector.get<KeyLimitPolicy | undefined>(KEY_LIMIT, context.getHandler());
-    if (keyLimit) await this.checkKeyLimit(request, principal, keyLimit);
-    await this.consumeQuota(request, reply, principal);
+    await this.consumeLimits(context, request, reply, principal);
 
     const feature = this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getHandler())
       ?? this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getClass());
@@ -91,50 +87,60 @@ export class ApiRequestGuard implements CanActivate {
     );
   }
 
-  private async checkIpLimit(request: FastifyRequest, reply: FastifyReply, policy: IpLimitPolicy): Promise<void> {
-    const outcome = await this.limits.consume(`ip_${policy.name}`, request.ip, policy.perMinute, 60).catch((error) => {
-      this.logger.warn({ err: error }, 'IP limiter unavailable; request allowed');
-      return null;
-    });
-    if (!outcome || outcome.allowed) return;
-    request.leadflow.rateLimited = true;
-    void reply.header('X-RateLimit-Scope', 'ip');
-    throw new DomainError(
-      policy.code,
-      `Too many requests from this IP address: at most ${policy.perMinute} per minute.`,
-      { limit_type: 'per_ip', retry_after_seconds: outcome.report.resetSeconds },
-      { simplified: policy.simplified, headers: { 'Retry-After': String(outcome.report.resetSeconds), ...quotaHeaders(outcome.report, this.clock.now()) } },
-    );
-  }
-
-  /** A route's per-key minute limit (see KeyLimit): 429 `rate_limit_exceeded`, `limit_type` `per_key`, before the hourly quota. */
-  private async checkKeyLimit(request: FastifyRequest, principal: ApiKeyPrincipal, policy: KeyLimitPolicy): Promise<void> {
-    const perMinute = policy.perMinute(principal);
-    const outcome = await this.limits.consume(`key_${policy.name}`, principal.keyId, perMinute, 60).catch((error) => {
-      this.logger.warn({ err: error }, 'Per-key limiter unavailable; request allowed');
-      return null;
-    });
-    if (!outcome || outcome.allowed) return;
-    request.leadflow.rateLimited = true;
-    throw new DomainError(
-      'rate_limit_exceeded',
-      `Too many requests with this API key on this route: at most ${perMinute} per minute.`,
-      { limit_type: 'per_key', retry_after_seconds: outcome.report.resetSeconds },
-      { headers: { 'Retry-After': String(outcome.report.resetSeconds), ...quotaHeaders(outcome.report, this.clock.now()) } },
-    );
-  }
-
-  private async consumeQuota(request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
-    const outcome = await this.limits.consume('key_hour', principal.keyId, principal.perHour, 3600).catch((error) => {
-      this.logger.warn({ err: error }, 'Quota store unavailable; request allowed');
-      return null;
-    });
-    if (!outcome) return;
-    void reply.headers(quotaHeaders(outcome.report, this.clock.now()));
-    if (!outcome.allowed) {
-      request.leadflow.rateLimited = true;
-      throw quotaExceeded('per_key', outcome.report.resetSeconds);
+  /**
+   * The route's per-IP limit (429 `rate_limited_ip` or the policy's code, simplified body, before the
+   * key quota), its per-key minute limit (429 `rate_limit_exceeded`, `limit_type` `per_key`), then the
+   * key's hourly quota (429 `rate_limit_exceeded`; `RateLimit-*` headers on every response): all three
+   * counters in ONE Redis round trip (RateLimits.consumeAll), a refused one consuming nothing. With
+   * Redis unreachable the request is allowed (documented fail-open of quotas).
+   */
+  private async consumeLimits(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
+    const handler = context.getHandler();
+    const ipLimit = this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, handler);
+    const keyLimit = this.reflector.get<KeyLimitPolicy | undefined>(KEY_LIMIT, handler);
+    const checks: LimitCheck[] = [];
+    if (ipLimit) checks.push({ name: `ip_${ipLimit.name}`, subject: request.ip, points: ipLimit.perMinute, windowSeconds: 60 });
+    const keyPerMinute = keyLimit?.perMinute(principal);
+    if (keyLimit && keyPerMinute !== undefined) {
+      checks.push({ name: `key_${keyLimit.name}`, subject: principal.keyId, points: keyPerMinute, windowSeconds: 60 });
     }
+    checks.push({ name: 'key_hour', subject: principal.keyId, points: principal.perHour, windowSeconds: 3600 });
+
+    let outcomes: LimitOutcome[];
+    try {
+      outcomes = await this.limits.consumeAll(checks);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Quota store unavailable; request allowed');
+      return;
+    }
+    const now = this.clock.now();
+    outcomes.forEach((outcome, index) => {
+      if (outcome.allowed) return;
+      request.leadflow.rateLimited = true;
+      const check = checks[index] as LimitCheck;
+      const retryAfter = outcome.report.resetSeconds;
+      if (ipLimit && check.name === `ip_${ipLimit.name}`) {
+        void reply.header('X-RateLimit-Scope', 'ip');
+        throw new DomainError(
+          ipLimit.code,
+          `Too many requests from this IP address: at most ${ipLimit.perMinute} per minute.`,
+          { limit_type: 'per_ip', retry_after_seconds: retryAfter },
+          { simplified: ipLimit.simplified, headers: { 'Retry-After': String(retryAfter), ...quotaHeaders(outcome.report, now) } },
+        );
+      }
+      if (check.name === 'key_hour') {
+        void reply.headers(quotaHeaders(outcome.report, now));
+        throw quotaExceeded('per_key', retryAfter);
+      }
+      throw new DomainError(
+        'rate_limit_exceeded',
+        `Too many requests with this API key on this route: at most ${check.points} per minute.`,
+        { limit_type: 'per_key', retry_after_seconds: retryAfter },
+        { headers: { 'Retry-After': String(retryAfter), ...quotaHeaders(outcome.report, now) } },
+      );
+    });
+    const quota = outcomes[outcomes.length - 1];
+    if (quota) void reply.headers(quotaHeaders(quota.report, now));
   }
 
   private checkAdmin(request: FastifyRequest): void {

@@ -76,23 +76,27 @@ describe('RedisUsageRecorder (UsageRecorder port: fire-and-forget, one round tri
     recorder = new RedisUsageRecorder(connection, new UsageRedisKeys(connection), clock);
   });
 
-  it('records a start and an outcome in one transaction each, in the hash of the hour the request started', async () => {
+  const HOUR = Date.parse('2026-03-10T10:00:00.000Z') / 1000;
+
+  it('gathers starts and outcomes in process and writes them in one transaction per flush, in the hash of the hour the request started', async () => {
     const key = principal();
     recorder.started(key, clock.now());
     recorder.finished(outcome(key, 200));
+    recorder.started(key, clock.now());
+    recorder.finished(outcome(key, 200));
     await settle();
-    expect(redis.transactions).toHaveLength(2);
-    const hash = `t:usage:h:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}:${key.accountId}:${key.keyId}`;
+    expect(redis.transactions).toHaveLength(0); // nothing on the request path
+    await recorder.flush();
+    expect(redis.transactions).toHaveLength(1);
+    const hash = `t:usage:h:${HOUR}:${key.accountId}:${key.keyId}`;
     expect(redis.transactions[0]).toEqual([
-      ['hincrby', hash, 'n', '1'],
+      ['hincrby', hash, 'n', '2'],
+      ['hincrby', hash, 's2', '2'],
+      ['hincrby', hash, expect.stringMatching(/^l:\d+$/), '2'],
       ['expire', hash, String(3 * 24 * 3600)],
-      ['sadd', `t:usage:k:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}`, `${key.accountId}:${key.keyId}`],
-      ['expire', `t:usage:k:${Date.parse('2026-03-10T10:00:00.000Z') / 1000}`, String(3 * 24 * 3600)],
-      ['sadd', 't:usage:pending', String(Date.parse('2026-03-10T10:00:00.000Z') / 1000)],
-    ]);
-    expect(redis.transactions[1].slice(0, 2)).toEqual([
-      ['hincrby', hash, 's2', '1'],
-      ['hincrby', hash, expect.stringMatching(/^l:\d+$/), '1'],
+      ['sadd', `t:usage:k:${HOUR}`, `${key.accountId}:${key.keyId}`],
+      ['expire', `t:usage:k:${HOUR}`, String(3 * 24 * 3600)],
+      ['sadd', 't:usage:pending', String(HOUR)],
     ]);
   });
 
@@ -102,56 +106,52 @@ describe('RedisUsageRecorder (UsageRecorder port: fire-and-forget, one round tri
       recorder.started(key, clock.now());
       recorder.finished(outcome(key, status, rateLimited));
     }
-    await settle();
-    const families = redis.increments().filter((field) => field !== 'n' && !field.startsWith('l:'));
-    expect(families).toEqual(['s2', 's4', 's5', 'rl', 's4']);
+    await recorder.flush();
+    const fields = redis.transactions[0].filter(([name]) => name === 'hincrby').map(([, , field, by]) => `${field}=${by}`);
+    expect(fields.filter((field) => !field.startsWith('n=') && !field.startsWith('l:'))).toEqual(['s2=1', 's4=2', 's5=1', 'rl=1']);
   });
 
-  it('attributes the outcome to the start hour even when the request ends in the next hour', async () => {
+  it('attributes the outcome to the hour its request started, even when it ends in the next hour', async () => {
     const key = principal();
-    recorder.started(key, new Date('2026-03-10T10:59:59.900Z'));
-    recorder.finished({ ...outcome(key, 200), startedAt: new Date('2026-03-10T11:00:00.100Z') });
-    await settle();
-    const hashes = new Set(redis.transactions.map((commands) => commands[0][1]));
-    expect(hashes.size).toBe(1);
+    const startedAt = new Date('2026-03-10T10:59:59.900Z');
+    recorder.started(key, startedAt);
+    clock.set(new Date('2026-03-10T11:00:00.100Z'));
+    recorder.finished({ ...outcome(key, 200), startedAt });
+    clock.set(new Date('2026-03-10T10:15:00.000Z'));
+    await recorder.flush();
+    const hashes = new Set(redis.transactions[0].filter(([name]) => name === 'hincrby').map(([, hash]) => hash));
+    expect([...hashes]).toEqual([`t:usage:h:${HOUR}:${key.accountId}:${key.keyId}`]);
   });
 
   it('leaves a start without outcome for status_unknown (nothing but n is written)', async () => {
     recorder.started(principal(), clock.now());
-    await settle();
+    await recorder.flush();
     expect(redis.increments()).toEqual(['n']);
   });
 
-  it('never throws when Redis fails, and an outcome whose start was lost counts the start too', async () => {
+  it('never throws when Redis fails, and keeps the counts of a failed flush for the next one', async () => {
     const key = principal();
     redis.failExec = true;
     expect(() => recorder.started(key, clock.now())).not.toThrow();
-    await settle();
+    await recorder.flush();
     redis.failExec = false;
     expect(() => recorder.finished(outcome(key, 201))).not.toThrow();
-    await settle();
-    await settle();
-    expect(redis.transactions[1].filter(([name]) => name === 'hincrby').map(([, , field]) => field)).toEqual(['n', 's2', expect.stringMatching(/^l:/)]);
+    await recorder.flush();
+    expect(redis.transactions).toHaveLength(2);
+    expect(redis.transactions[1].filter(([name]) => name === 'hincrby').map(([, , field, by]) => [field, by])).toEqual([
+      ['n', '1'],
+      ['s2', '1'],
+      [expect.stringMatching(/^l:/), '1'],
+    ]);
 
     redis.throwOnMulti = true;
     expect(() => recorder.started(key, clock.now())).not.toThrow();
     expect(() => recorder.finished(outcome(key, 200))).not.toThrow();
-    await settle();
+    await expect(recorder.flush()).resolves.toBeUndefined();
   });
 
-  it('flushes every write issued so far (before the application shuts down)', async () => {
-    const key = principal();
-    recorder.started(key, clock.now());
-    recorder.finished(outcome(key, 200));
+  it('writes nothing when nothing was gathered', async () => {
     await recorder.flush();
-    expect(redis.transactions).toHaveLength(2);
-  });
-
-  it('returns before Redis answers (fire-and-forget)', () => {
-    const key = principal();
-    recorder.started(key, clock.now());
-    recorder.finished(outcome(key, 200));
-    // The start's transaction is sent synchronously; the outcome's waits for the start's reply.
-    expect(redis.transactions).toHaveLength(1);
+    expect(redis.transactions).toHaveLength(0);
   });
 });

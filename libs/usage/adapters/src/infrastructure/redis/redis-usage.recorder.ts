@@ -1,46 +1,46 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import type { ChainableCommander } from 'ioredis';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Clock } from '@leadflow/shared-kernel';
 import { RedisConnection, RequestOutcome, UsageRecorder } from '@leadflow/shared-platform';
 import { familyOf, floorHour, LatencyHistogram } from '@leadflow/usage-core';
 import { COUNTER_FIELDS, USAGE_COUNTER_TTL_SECONDS, UsageRedisKeys } from './usage-redis-keys';
 
-/** A recorded start waiting for its outcome. */
-interface PendingStart {
-  hour: Date;
-  /** Resolves true once the start is in Redis, false if its write failed (never rejects). */
-  recorded: Promise<boolean>;
-}
-
-/** Writes in flight beyond which new ones are dropped (Redis unreachable: bound the memory held). */
-const MAX_WRITES_IN_FLIGHT = 10_000;
+/** Pause between two flushes of the counters gathered in process (milliseconds). */
+export const USAGE_FLUSH_INTERVAL_MS = 1_000;
+/** Distinct (hour, key) counter hashes held in process at most while Redis is unreachable; further ones are dropped. */
+const MAX_PENDING_HASHES = 50_000;
 const WARN_INTERVAL_MS = 60_000;
 
+/** Field increments of one counters hash (`n`, `s2`, `l:<bin>`, …). */
+type Increments = Map<string, number>;
+
 /**
- * The usage log of the request path (platform port {@link UsageRecorder}) on Redis counters, read by
- * the aggregation (public-api-v1 › Usage counter rules):
+ * The usage log of the request path (platform port {@link UsageRecorder}; public-api-v1 › Usage counter
+ * rules), gathered in process and flushed to the Redis counters the aggregation reads at most once a
+ * second (issue 11, item 2), so a request never waits for usage bookkeeping:
  *
  * - `started` (key authenticated): +1 `n` in the key's hash of the UTC hour the request started.
  * - `finished` (response sent): +1 in exactly one family (`s2`, `s4`, `s5`, or `rl` for a limiter
- *   refusal) and +1 in the latency bin, in the hash of the same hour as its start, so a request is
- *   counted in one hour whatever its duration. `status_unknown` is `n` minus the finished families:
- *   requests in flight, or whose outcome could not be written.
+ *   refusal) and +1 in the latency histogram's bin (LatencyHistogram, fixed bins that add up across
+ *   processes with HINCRBY), in the hash of the hour of `startedAt`, the same instant the request path
+ *   gives `started`; so a request is counted in one hour whatever its duration. `status_unknown` is `n`
+ *   minus the finished families: requests in flight at a flush, or whose outcome was lost.
  *
- * Each call is one MULTI/EXEC (a single round trip, atomic: a hash is never counted without its
- * index entries), sent after the call returns; nothing touches PostgreSQL and nothing throws. The
- * outcome finds its start through the principal object the guard passes to both calls (one per
- * request; if a cache ever shares it, starts are matched first-in first-out, which keeps every
- * hour's totals right). If the start's write failed, the outcome's write counts the start too, so
- * the request is counted once in its family rather than lost.
+ * Each flush is one MULTI/EXEC (atomic: a hash is never counted without its index entries). Worst-case
+ * error: a crash loses the counts gathered since the last flush, at most one second of requests (their
+ * starts and outcomes alike); a flush that fails (Redis unreachable) keeps its counts for the next one,
+ * up to {@link MAX_PENDING_HASHES} hashes. Quotas do not depend on these counters (they are consumed in
+ * the request's own Redis round trip), so a lost flush can never over-admit.
  */
 @Injectable()
-export class RedisUsageRecorder extends UsageRecorder implements BeforeApplicationShutdown {
+export class RedisUsageRecorder extends UsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('UsageRecorder');
-  private readonly starts = new WeakMap<object, PendingStart[]>();
-  /** Writes not settled yet (an outcome's may be waiting for its start's reply). */
-  private readonly pending = new Set<Promise<unknown>>();
-  private writesInFlight = 0;
+  /** Counters hash key → field increments not yet written. */
+  private pending = new Map<string, Increments>();
+  /** Hours (hour ids) and members of the hashes in {@link pending}: counters key → [hour, member]. */
+  private readonly index = new Map<string, [Date, string]>();
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
   private lastWarning = 0;
 
   constructor(
@@ -51,105 +51,100 @@ export class RedisUsageRecorder extends UsageRecorder implements BeforeApplicati
     super();
   }
 
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), USAGE_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
   started(principal: ApiKeyPrincipal, at: Date): void {
-    try {
-      const hour = floorHour(at);
-      const recorded = this.write(principal, hour, (tx, counters) => tx.hincrby(counters, COUNTER_FIELDS.started, 1));
-      this.track(recorded);
-      const queue = this.starts.get(principal);
-      if (queue) queue.push({ hour, recorded });
-      else this.starts.set(principal, [{ hour, recorded }]);
-    } catch (error) {
-      this.warn(error);
-    }
+    this.add(principal, validDate(at) ?? this.clock.now(), [COUNTER_FIELDS.started]);
   }
 
   finished(outcome: RequestOutcome): void {
-    try {
-      const { principal } = outcome;
-      const start = this.takeStart(principal);
-      const hour = start?.hour ?? floorHour(validDate(outcome.startedAt) ?? this.clock.now());
-      const family = familyOf(outcome.statusCode, outcome.rateLimited);
-      const startRecorded = start ? start.recorded : Promise.resolve(false);
-      const written = startRecorded.then((startWritten) => {
-        if (startWritten && family === null) return; // 1xx/3xx: no family, stays status_unknown
-        return this.write(principal, hour, (tx, counters) => {
-          if (!startWritten) tx.hincrby(counters, COUNTER_FIELDS.started, 1);
-          if (family === null) return;
-          tx.hincrby(counters, COUNTER_FIELDS[family], 1);
-          tx.hincrby(counters, `${COUNTER_FIELDS.latencyBinPrefix}${LatencyHistogram.binOf(outcome.latencyMs)}`, 1);
-        });
-      }).catch((error: unknown) => this.warn(error));
-      this.track(written);
-    } catch (error) {
-      this.warn(error);
-    }
+    const family = familyOf(outcome.statusCode, outcome.rateLimited);
+    if (family === null) return; // 1xx/3xx: no family, stays status_unknown
+    const bin = `${COUNTER_FIELDS.latencyBinPrefix}${LatencyHistogram.binOf(outcome.latencyMs)}`;
+    this.add(outcome.principal, validDate(outcome.startedAt) ?? this.clock.now(), [COUNTER_FIELDS[family], bin]);
   }
 
-  /** Resolves once every usage write issued so far has settled (never rejects). */
+  /** Writes every count gathered so far (one MULTI/EXEC); resolves once written or kept for later (never rejects). */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.flushing) await this.flushing;
+    if (this.pending.size === 0) return;
+    this.flushing = this.write().finally(() => {
+      this.flushing = null;
+    });
+    await this.flushing;
   }
 
-  /** Lets the outcomes of the last requests reach Redis before the connection closes. */
+  /** Lets the last counts reach Redis before the connection closes (at most 2 s). */
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
     await Promise.race([this.flush(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   }
 
-  private track(write: Promise<unknown>): void {
-    this.pending.add(write);
-    void write.finally(() => this.pending.delete(write));
-  }
-
-  private takeStart(principal: object): PendingStart | undefined {
-    const queue = this.starts.get(principal);
-    const start = queue?.shift();
-    if (queue && queue.length === 0) this.starts.delete(principal);
-    return start;
-  }
-
-  /** One MULTI/EXEC: the counter updates, the hour's key index, the pending hours, expiries. */
-  private write(principal: ApiKeyPrincipal, hour: Date, update: (tx: ChainableCommander, counters: string) => void): Promise<boolean> {
-    if (this.writesInFlight >= MAX_WRITES_IN_FLIGHT) {
-      this.warn(new Error('too many usage writes in flight; dropping'));
-      return Promise.resolve(false);
-    }
+  private add(principal: ApiKeyPrincipal, at: Date, fields: string[]): void {
     try {
+      const hour = floorHour(at);
       const member = this.keys.member(principal.accountId, principal.keyId);
       const counters = this.keys.counters(hour, member);
-      const index = this.keys.keysOfHour(hour);
-      const tx = this.redis.client.multi();
-      update(tx, counters);
-      tx.expire(counters, USAGE_COUNTER_TTL_SECONDS);
-      tx.sadd(index, member);
-      tx.expire(index, USAGE_COUNTER_TTL_SECONDS);
-      tx.sadd(this.keys.pending(), this.keys.hourId(hour));
-      this.writesInFlight += 1;
-      return tx
-        .exec()
-        .then((replies) => {
-          const failure = replies === null ? new Error('transaction aborted') : replies.find(([error]) => error)?.[0];
-          if (failure) throw failure;
-          return true;
-        })
-        .catch((error: unknown) => {
-          this.warn(error);
-          return false;
-        })
-        .finally(() => {
-          this.writesInFlight -= 1;
-        });
+      let increments = this.pending.get(counters);
+      if (!increments) {
+        if (this.pending.size >= MAX_PENDING_HASHES) return this.warn(new Error('too many usage counters pending; dropping'));
+        increments = new Map();
+        this.pending.set(counters, increments);
+        this.index.set(counters, [hour, member]);
+      }
+      for (const field of fields) increments.set(field, (increments.get(field) ?? 0) + 1);
     } catch (error) {
       this.warn(error);
-      return Promise.resolve(false);
     }
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      const tx = this.redis.client.multi();
+      const hours = new Set<string>();
+      for (const [counters, increments] of batch) {
+        const [hour, member] = this.index.get(counters) as [Date, string];
+        for (const [field, by] of increments) tx.hincrby(counters, field, by);
+        tx.expire(counters, USAGE_COUNTER_TTL_SECONDS);
+        const index = this.keys.keysOfHour(hour);
+        tx.sadd(index, member);
+        tx.expire(index, USAGE_COUNTER_TTL_SECONDS);
+        hours.add(this.keys.hourId(hour));
+      }
+      for (const hour of hours) tx.sadd(this.keys.pending(), hour);
+      const replies = await tx.exec();
+      const failure = replies === null ? new Error('transaction aborted') : replies.find(([error]) => error)?.[0];
+      if (failure) throw failure;
+      for (const counters of batch.keys()) if (!this.pending.has(counters)) this.index.delete(counters);
+    } catch (error) {
+      this.warn(error);
+      this.restore(batch);
+    }
+  }
+
+  /** Puts a batch that could not be written back in front of what was gathered since. */
+  private restore(batch: Map<string, Increments>): void {
+    for (const [counters, increments] of this.pending) {
+      const kept = batch.get(counters);
+      if (!kept) {
+        batch.set(counters, increments);
+        continue;
+      }
+      for (const [field, by] of increments) kept.set(field, (kept.get(field) ?? 0) + by);
+    }
+    this.pending = batch;
   }
 
   private warn(error: unknown): void {
     const now = Date.now();
     if (now - this.lastWarning < WARN_INTERVAL_MS) return;
     this.lastWarning = now;
-    this.logger.warn({ err: error }, 'Usage counters not recorded (counted as status_unknown or lost)');
+    this.logger.warn({ err: error }, 'Usage counters not recorded yet (kept for the next flush, or lost)');
   }
 }
 
