@@ -1,10 +1,11 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import { Client, DatabaseError, Pool, PoolClient } from 'pg';
 
 /**
- * The bench's bare baseline: Fastify + `pg`, no Nest, no TypeORM, no authentication, no rate limit, no
- * logging, doing the SQL a lead capture and a contact read cannot do without, against tables shaped like
+ * The bench's bare baseline: Fastify + `pg`, no Nest, no TypeORM, no authentication, no logging, one Redis
+ * quota call per request (an `INCR` of an hourly counter, as the issue 11 measurement describes), doing the SQL a lead capture and a contact read cannot do without, against tables shaped like
  * `contacts.contacts` and `contacts.contact_identities` (same columns, same unique identity key, same
  * list index). What the api does on top (API key and quota checks in Redis, validation, activity log,
  * outbox, idempotency, usage counters, request logs) is what the ratio to this baseline measures.
@@ -166,9 +167,31 @@ async function resolveOrInsert(client: PoolClient, email: string | null, phone: 
   return { status: 'created', contact_id: id, contact_was_new: true };
 }
 
-/** The baseline server (not listening yet): `POST /capture`, `GET /contacts/:id`, `GET /contacts?limit=`. */
-export function buildBaselineServer(pool: Pool): FastifyInstance {
+/** What the baseline's `GET /me` answers: a key description known in memory (no SQL). */
+const ME = {
+  data: {
+    id: '00000000-0000-4000-8000-0000000000ee',
+    name: 'bench',
+    prefix: 'lf_live_baseline',
+    account_id: ACCOUNT_ID,
+    scopes: ['contacts:read', 'contacts:write', 'leads:capture'],
+    rate_limits: { per_hour: 1_000_000 },
+    lifecycle_state: 'active',
+  },
+};
+
+/**
+ * The baseline server (not listening yet): `POST /capture`, `GET /contacts/:id`, `GET /contacts?limit=`,
+ * `GET /me`; every request first makes one Redis round trip (the hourly quota counter).
+ */
+export function buildBaselineServer(pool: Pool, redis: Redis): FastifyInstance {
   const app = Fastify({ logger: false });
+  const quotaKey = () => `leadflow_bench_baseline:quota:${Math.floor(Date.now() / 3_600_000)}`;
+  app.addHook('onRequest', async () => {
+    await redis.incr(quotaKey());
+  });
+
+  app.get('/me', async () => ME);
 
   app.post('/capture', async (request, reply) => {
     const body = (request.body ?? {}) as CaptureBody;

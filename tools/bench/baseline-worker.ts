@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { buildBaselineServer, prepareBaselineDatabase } from './baseline-server';
 
@@ -12,6 +13,7 @@ import { buildBaselineServer, prepareBaselineDatabase } from './baseline-server'
 export interface BaselineWorkerData {
   databaseUrl: string;
   poolSize: number;
+  redisUrl: string;
 }
 
 type WorkerMessage = { type: 'ready'; port: number } | { type: 'failed'; message: string } | { type: 'stopped' };
@@ -55,7 +57,8 @@ export function startBaselineThread(data: BaselineWorkerData): Promise<RunningBa
 async function serve(port: NonNullable<typeof parentPort>, data: BaselineWorkerData): Promise<void> {
   await prepareBaselineDatabase(data.databaseUrl);
   const pool = new Pool({ connectionString: data.databaseUrl, max: data.poolSize });
-  const app = buildBaselineServer(pool);
+  const redis = new Redis(data.redisUrl);
+  const app = buildBaselineServer(pool, redis);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('baseline server has no TCP address');
@@ -64,6 +67,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: BaselineWorkerD
     void (async () => {
       await app.close();
       await pool.end();
+      await redis.quit();
       port.postMessage({ type: 'stopped' } satisfies WorkerMessage);
       port.close();
     })();

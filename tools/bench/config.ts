@@ -17,6 +17,8 @@ export interface BenchConfig {
   connections: number;
   /** PostgreSQL server of the baseline's scratch database. */
   baselineDatabaseUrl: string;
+  /** Redis of the baseline's one quota call per request (`BENCH_BASELINE_REDIS_URL`, else `REDIS_URL`). */
+  baselineRedisUrl: string;
   /** pg pool size of the baseline server (the api's TypeORM pool defaults to 10, `DATABASE_POOL_SIZE`). */
   baselinePoolSize: number;
   /** Where `<YYYY-MM-DD>.json` is written. */
@@ -43,12 +45,13 @@ export function readBenchConfig(env: NodeJS.ProcessEnv, repositoryRoot: string):
     accountId,
     keyPerHour: positiveInteger(env, 'BENCH_KEY_PER_HOUR', 1_000_000),
     durationSeconds: positiveInteger(env, 'BENCH_DURATION', 10),
-    connections: positiveInteger(env, 'BENCH_CONNECTIONS', 10),
+    connections: positiveInteger(env, 'BENCH_CONNECTIONS', 32),
     baselineDatabaseUrl: withDatabase(
       nonEmpty(env.BENCH_BASELINE_DATABASE_URL) ?? nonEmpty(env.DATABASE_URL) ?? 'postgres://postgres@127.0.0.1:5432/leadflow',
       BASELINE_DATABASE,
     ),
     baselinePoolSize: positiveInteger(env, 'BENCH_BASELINE_POOL_SIZE', 10),
+    baselineRedisUrl: nonEmpty(env.BENCH_BASELINE_REDIS_URL) ?? nonEmpty(env.REDIS_URL) ?? 'redis://127.0.0.1:6379/0',
     resultsDir: nonEmpty(env.BENCH_RESULTS_DIR) ?? `${repositoryRoot}/bench/results`,
     only: (env.BENCH_ONLY ?? '')
       .split(',')

@@ -15,7 +15,7 @@ export interface BenchReport {
     pipelining: 1;
     /** Where the key came from and its hourly quota as `GET /v1/me` reported it. */
     api_key: { source: 'created_by_harness' | 'BENCH_API_KEY'; prefix: string | null; per_hour: number | null };
-    baseline: { database: string; pool_size: number; runs_on: 'worker thread of the harness process' };
+    baseline: { database: string; pool_size: number; runs_on: 'worker thread of the harness process'; redis_quota_call_per_request: boolean };
   };
   environment: {
     node: string;

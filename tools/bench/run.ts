@@ -83,10 +83,10 @@ async function main(): Promise<void> {
     const compared = new Set([...config.only, ...results.map((result) => result.baseline)]);
     const inBaseline = (name: string) => config.only.length === 0 || compared.has(name);
     const baselineWrites = baselineWriteScenarios(people).filter((s) => inBaseline(s.name));
-    const baselineReads = ['baseline_read', 'baseline_list'].filter(inBaseline);
+    const baselineReads = ['baseline_read', 'baseline_list', 'baseline_me'].filter(inBaseline);
     if (baselineWrites.length + baselineReads.length > 0) {
-      say(`baseline: bare Fastify + pg on a worker thread, database ${BASELINE_DATABASE}`);
-      const baseline: RunningBaseline = await startBaselineThread({ databaseUrl: config.baselineDatabaseUrl, poolSize: config.baselinePoolSize });
+      say(`baseline: bare Fastify + pg + one Redis quota call per request, on a worker thread, database ${BASELINE_DATABASE}`);
+      const baseline: RunningBaseline = await startBaselineThread({ databaseUrl: config.baselineDatabaseUrl, poolSize: config.baselinePoolSize, redisUrl: config.baselineRedisUrl });
       cleanups.push(() => baseline.stop());
       const settings: LoadSettings = { baseUrl: baseline.baseUrl, durationSeconds: config.durationSeconds, connections: config.connections, headers: {} };
       for (const scenario of baselineWrites) results.push(await measure(scenario, settings));
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         connections: config.connections,
         pipelining: 1,
         api_key: { source: key.source, prefix: me.prefix, per_hour: me.perHour },
-        baseline: { database: BASELINE_DATABASE, pool_size: config.baselinePoolSize, runs_on: 'worker thread of the harness process' },
+        baseline: { database: BASELINE_DATABASE, pool_size: config.baselinePoolSize, runs_on: 'worker thread of the harness process', redis_quota_call_per_request: true },
       },
       environment: {
         node: process.version,

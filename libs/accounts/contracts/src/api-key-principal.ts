@@ -15,4 +15,8 @@ export interface ApiKeyPrincipal {
   /** Per-minute limit of `POST /v1/events` for this key (requests per minute). */
   eventsPerMinute: number;
   apiTermsAccepted: boolean;
+  /** When the key was issued (UTC). */
+  createdAt: Date;
+  /** When the key stops authenticating (UTC), or null for never. */
+  expiresAt: Date | null;
 }

@@ -7,3 +7,4 @@ export * from './domain/accounts.errors';
 export * from './domain/api-key-lifecycle';
 export * from './domain/api-key-secret.value-object';
 export * from './domain/timezone';
+export * from './application/queries/api-key.view';

@@ -33,6 +33,8 @@ describe('UsageJobsModule: the repeatable aggregation into usage.hour_buckets', 
     perHour: 1000,
     eventsPerMinute: 60,
     apiTermsAccepted: true,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    expiresAt: null,
   });
   const outcome = (key: ApiKeyPrincipal, statusCode: number, latencyMs: number, rateLimited = false): RequestOutcome => ({
     principal: key,

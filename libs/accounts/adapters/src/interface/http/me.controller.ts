@@ -1,16 +1,20 @@
 import { Controller, Get } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiKeyPrincipal, ApiKeyView, GetApiKeyQuery } from '@leadflow/accounts-contracts';
+import { ApiKeyPrincipal, ApiKeyView } from '@leadflow/accounts-contracts';
+import { toApiKeyView } from '@leadflow/accounts-core';
+import { Clock } from '@leadflow/shared-kernel';
 import { CurrentKey, RequireScope } from '@leadflow/shared-platform';
 
-/** `GET /v1/me` (public-api-v1 › Me and Usage): no scope; consumes one unit of the hourly quota like any call. */
+/**
+ * `GET /v1/me` (public-api-v1 › Me and Usage): no scope; consumes one unit of the hourly quota like any
+ * call. Answered from the key authentication resolved (no SQL on this route).
+ */
 @Controller('v1/me')
 export class MeController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly clock: Clock) {}
 
   @Get()
   @RequireScope(null)
-  async me(@CurrentKey() key: ApiKeyPrincipal): Promise<{ data: ApiKeyView }> {
-    return { data: await this.queries.execute(new GetApiKeyQuery(key.accountId, key.keyId)) };
+  me(@CurrentKey() key: ApiKeyPrincipal): { data: ApiKeyView } {
+    return { data: toApiKeyView(key, this.clock.now()) };
   }
 }

@@ -44,6 +44,8 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
       perHour: key.perHour,
       eventsPerMinute: key.eventsPerMinute,
       apiTermsAccepted: key.apiTermsAccepted,
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt,
     };
   }
 }

@@ -56,6 +56,8 @@ describe('RedisUsageRecorder (UsageRecorder port: fire-and-forget, one round tri
     perHour: 1000,
     eventsPerMinute: 60,
     apiTermsAccepted: true,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    expiresAt: null,
   });
   const outcome = (key: ApiKeyPrincipal, statusCode: number, rateLimited = false): RequestOutcome => ({
     principal: key,
