@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Clock } from '@leadflow/shared-kernel';
@@ -28,6 +28,8 @@ export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | '
     // Only the listed proxies' X-Forwarded-For is believed (TRUST_PROXY); by default the socket address counts.
     trustProxy: config.trustProxy,
     requestIdHeader: false as const,
+    // One access line per request, written by installHttpContract's onResponse hook, instead of Fastify's two.
+    disableRequestLogging: true,
     genReqId: (raw: IncomingMessage) => {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
@@ -143,6 +145,19 @@ export function installHttpContract(app: NestFastifyApplication): void {
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const state = request.leadflow;
+    if ((request.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') !== false) {
+      const elapsedMs = state?.startedAt === undefined ? null : Number(process.hrtime.bigint() - state.startedAt) / 1e6;
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? null,
+          statusCode: reply.statusCode,
+          responseTimeMs: elapsedMs === null ? null : Math.round(elapsedMs * 10) / 10,
+          accountId: state?.principal?.accountId ?? null,
+        },
+        'request completed',
+      );
+    }
     if (!state?.principal) return;
     try {
       const latencyMs = Number(process.hrtime.bigint() - (state.startedAt ?? process.hrtime.bigint())) / 1e6;

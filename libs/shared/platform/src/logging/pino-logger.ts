@@ -1,9 +1,23 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
 
-/** The process's JSON logger (one line per entry; Fastify adds `reqId` to request logs). */
+/**
+ * The process's JSON logger (one line per entry; Fastify adds `reqId` to request logs). Lines go to
+ * stdout through an asynchronous buffer (sonic-boom, flushed every few KiB and at exit), so a request
+ * never waits for a terminal or a pipe; a process killed with SIGKILL can lose its last buffered lines.
+ * `fatal` lines are flushed at once.
+ */
 export function createRootLogger(level: string, name: string): Logger {
-  return pino({ name, level, base: { app: name }, timestamp: pino.stdTimeFunctions.isoTime });
+  const destination = level === 'silent' ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const logger = pino({ name, level, base: { app: name }, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? pino.destination(1));
+  if (destination) {
+    const fatal = logger.fatal.bind(logger);
+    logger.fatal = ((...args: Parameters<typeof fatal>) => {
+      fatal(...args);
+      destination.flushSync();
+    }) as typeof logger.fatal;
+  }
+  return logger;
 }
 
 /** Nest's logger on top of pino, so framework and application logs share one JSON stream. */
