@@ -1,60 +1,113 @@
 #!/usr/bin/env node
 // `npm start` (operator-api › Runtime contract): prepares the database (created when missing, pending
 // migrations run, demo account provisioned and its keys printed once on a database without accounts
-// unless SEED_DEMO=false), then runs the api and the worker as two child processes until interrupted.
+// unless SEED_DEMO=false), then supervises the apps until a stop request:
 //
-// Ctrl-C / SIGTERM is forwarded to both; each shuts down gracefully (the api finishes in-flight
-// requests, the worker stops the outbox relay and lets active jobs finish) and this process exits 0
-// once both have stopped. If one of them dies on its own, the other is stopped and the exit is
-// non-zero. A second Ctrl-C, or children still running STOP_TIMEOUT_MS after the first, are killed.
+// - api: API_PROCESSES processes (default: the number of CPU cores, os.availableParallelism()) run
+//   apps/api/src/main.ts as a Node `cluster`: this process is the cluster primary, owns the listening
+//   socket on HOST:PORT and hands each new connection to the api processes in turn (round-robin).
+// - worker: one process running apps/worker/src/main.ts.
+// Every process writes its logs to this process's stdout/stderr (inherited).
+//
+// Self-recovery: a process that dies on its own (crash, OOM kill, SIGKILL…) is restarted in its
+// slot while the others keep serving. Each slot (api#1…api#N, worker) backs off exponentially:
+// 1 s, 2 s, 4 s, … capped at 30 s between a death and the restart; the delay resets to 1 s once the
+// process had stayed up 60 s (tools/scripts/restart-backoff.mjs). Every death and restart is logged:
+//   [start] worker (pid 4242) exited (signal SIGKILL) after 3.1 s; restarting in 1 s (restart 1 in a row)
+//   [start] worker started (pid 4300)
+//
+// Stop: only a signal stops everything. Ctrl-C / SIGTERM (or the loss of our parent process) is
+// forwarded to every process and cancels pending restarts; each shuts down gracefully (an api process
+// stops taking connections and finishes its in-flight requests, the worker stops the outbox relay and
+// lets active jobs finish) and this process exits 0 once all have stopped (1 if one failed to stop
+// cleanly). A second Ctrl-C, or processes still running STOP_TIMEOUT_MS (ms, default 30000) after
+// the first, are killed (SIGKILL). If this process itself is killed, the api processes exit on the
+// lost cluster channel and the worker shuts down gracefully on it.
 //
 // TypeScript runs through @swc-node/register with SWCRC=true: the root .swcrc (legacy decorators,
 // decorator metadata for Nest DI, no define semantics for class fields), the settings Jest uses.
 import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRestartBackoff } from './restart-backoff.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STOP_TIMEOUT_MS = Number(process.env.STOP_TIMEOUT_MS ?? 30_000);
-const env = { ...process.env, SWCRC: 'true' };
+const TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register'];
+const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1' };
 
 const say = (message) => console.log(`[start] ${message}`);
 
-/** Runs a TypeScript entry point in a child node process (with an IPC channel: children stop when this process is gone). */
-function runTs(name, entry) {
-  const child = spawn(process.execPath, ['--enable-source-maps', '-r', '@swc-node/register', entry], {
+const API_PROCESSES = process.env.API_PROCESSES ? Number(process.env.API_PROCESSES) : availableParallelism();
+if (!Number.isInteger(API_PROCESSES) || API_PROCESSES < 1) {
+  say(`API_PROCESSES must be a positive integer (got ${JSON.stringify(process.env.API_PROCESSES)})`);
+  process.exit(1);
+}
+
+/**
+ * One supervised process: `pid`, `kill(signal)` and `exited` (resolves with { code, signal }).
+ * Children keep an IPC channel to this process, so they stop when it is gone.
+ */
+function spawnTs(entry) {
+  const child = spawn(process.execPath, [...TS_ARGS, entry], {
     cwd: root,
-    env: { ...env, LEADFLOW_SUPERVISED: '1' },
+    env: { ...process.env, ...childEnv },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
-  child.label = name;
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return child;
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { pid: child.pid, kill: (signal) => child.kill(signal), exited };
+}
+
+/** An api process: a cluster worker running apps/api/src/main.ts (listen() goes through this primary). */
+function forkApi() {
+  const worker = cluster.fork(childEnv);
+  const exited = new Promise((resolve) => worker.once('exit', (code, signal) => resolve({ code, signal })));
+  // Signal the process directly (not worker.kill(), which disconnects first): Nest's shutdown hooks
+  // then close Fastify gracefully.
+  return { pid: worker.process.pid, kill: (signal) => worker.process.kill(signal), exited };
 }
 
 const describeExit = ({ code, signal }) => (signal ? `signal ${signal}` : `code ${code}`);
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
 
-let stopping = null; // the signal that asked us to stop, or 'failure'
-const running = new Set();
+let stopping = null; // the signal that asked us to stop
+let failed = false; // a process did not stop cleanly after the stop request
+/** Live processes: label → { pid, kill, exited }. */
+const running = new Map();
+/** Slots waiting for their restart: label → timer. */
+const pendingRestarts = new Map();
+let allStopped; // resolves once stopping and nothing runs or waits for a restart
+const done = new Promise((resolve) => (allStopped = resolve));
+
+const labels = () => [...running.keys()].join(', ') || 'nothing';
 
 function stopAll(signal) {
-  for (const child of running) child.kill(signal);
+  for (const proc of running.values()) proc.kill(signal);
+}
+
+function checkDone() {
+  if (stopping && running.size === 0 && pendingRestarts.size === 0) allStopped();
 }
 
 function onSignal(signal) {
   if (stopping) {
-    say(`${signal} again: killing ${[...running].map((child) => child.label).join(' and ') || 'nothing'}`);
+    say(`${signal} again: killing ${labels()}`);
     stopAll('SIGKILL');
     return;
   }
   stopping = signal;
-  if (running.size > 0) say(`${signal} received: stopping ${[...running].map((child) => child.label).join(' and ')}`);
+  for (const timer of pendingRestarts.values()) clearTimeout(timer);
+  pendingRestarts.clear();
+  if (running.size > 0) say(`${signal} received: stopping ${labels()}`);
   stopAll(signal);
   setTimeout(() => {
     if (running.size === 0) return;
-    say(`still running after ${STOP_TIMEOUT_MS} ms: killing ${[...running].map((child) => child.label).join(' and ')}`);
+    say(`still running after ${STOP_TIMEOUT_MS} ms: killing ${labels()}`);
     stopAll('SIGKILL');
   }, STOP_TIMEOUT_MS).unref();
+  checkDone();
 }
 
 process.on('SIGINT', () => onSignal('SIGINT'));
@@ -71,39 +124,55 @@ setInterval(() => {
 }, 500).unref();
 
 // 1. Database: create, migrate, seed the demo account.
-const prepare = runTs('prepare', 'tools/scripts/prepare.ts');
-running.add(prepare);
+const prepare = spawnTs('tools/scripts/prepare.ts');
+running.set('prepare', prepare);
 const prepared = await prepare.exited;
-running.delete(prepare);
+running.delete('prepare');
 if (stopping) process.exit(130);
 if (prepared.code !== 0) {
   say(`database preparation failed (${describeExit(prepared)})`);
   process.exit(prepared.code || 1);
 }
 
-// 2. The two apps.
-const apps = [runTs('api', 'apps/api/src/main.ts'), runTs('worker', 'apps/worker/src/main.ts')];
-let failed = false;
-for (const child of apps) {
-  running.add(child);
-  child.exited.then((result) => {
-    running.delete(child);
-    const requested = stopping && stopping !== 'failure';
-    const clean = requested && (result.code === 0 || result.signal === stopping || result.signal === 'SIGTERM');
-    if (!clean) failed = true;
-    say(`${child.label} ${requested ? 'stopped' : 'exited'} (${describeExit(result)})`);
-    if (!stopping) {
-      stopping = 'failure';
-      if (running.size > 0) say(`${child.label} stopped unexpectedly: stopping ${[...running].map((other) => other.label).join(' and ')}`);
-      stopAll('SIGTERM');
-      setTimeout(() => stopAll('SIGKILL'), STOP_TIMEOUT_MS).unref();
-    }
-  });
-}
-say(`api (pid ${apps[0].pid}) and worker (pid ${apps[1].pid}) starting; Ctrl-C stops both`);
+// 2. The apps, each in a slot that restarts it with backoff until a stop request.
+cluster.setupPrimary({ exec: join(root, 'apps/api/src/main.ts'), execArgv: TS_ARGS, cwd: root });
 
-await Promise.all(apps.map((child) => child.exited));
+/**
+ * Runs `start()` in the slot `label` and restarts it whenever it dies without a stop request, after
+ * the slot's backoff delay (restart-backoff.mjs).
+ */
+function supervise(label, start) {
+  const backoff = createRestartBackoff();
+  const launch = () => {
+    pendingRestarts.delete(label);
+    const proc = start();
+    const startedAt = Date.now();
+    running.set(label, proc);
+    say(`${label} started (pid ${proc.pid})`);
+    proc.exited.then((result) => {
+      running.delete(label);
+      if (stopping) {
+        const clean = result.code === 0 || result.signal === stopping || result.signal === 'SIGTERM' || result.signal === 'SIGINT';
+        if (!clean) failed = true;
+        say(`${label} (pid ${proc.pid}) stopped (${describeExit(result)})`);
+        checkDone();
+        return;
+      }
+      const uptime = Date.now() - startedAt;
+      const { delayMs, inARow } = backoff.next(uptime);
+      say(`${label} (pid ${proc.pid}) exited (${describeExit(result)}) after ${seconds(uptime)}; restarting in ${seconds(delayMs)} (restart ${inARow} in a row)`);
+      pendingRestarts.set(label, setTimeout(launch, delayMs));
+    });
+  };
+  launch();
+}
+
+for (let i = 1; i <= API_PROCESSES; i++) supervise(`api#${i}`, forkApi);
+supervise('worker', () => spawnTs('apps/worker/src/main.ts'));
+say(`${API_PROCESSES} api process(es) sharing port ${process.env.PORT ?? 3000} and 1 worker starting; Ctrl-C stops them all`);
+
+await done;
 // Let the exit handlers above run before deciding.
 await new Promise((resolve) => setImmediate(resolve));
-say(failed ? 'stopped with errors' : 'both stopped cleanly');
+say(failed ? 'stopped with errors' : 'all processes stopped cleanly');
 process.exit(failed ? 1 : 0);
