@@ -33,6 +33,8 @@ declare module 'autocannon' {
       /** Seconds. */
       duration?: number;
       pipelining?: number;
+      /** Requests per second across all connections (a throttled, open-loop-like load). */
+      overallRate?: number;
       /** Seconds before a request counts as timed out. */
       timeout?: number;
       method?: string;
