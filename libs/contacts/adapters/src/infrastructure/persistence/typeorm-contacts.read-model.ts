@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
+import { LRUCache } from 'lru-cache';
 import { AccountId, isUuid, Page } from '@leadflow/shared-kernel';
-import { applyKeyset, toPage, TransactionHost } from '@leadflow/shared-platform';
+import { toPage, TransactionHost } from '@leadflow/shared-platform';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage, toContactView, toDefinitionView, toTagView } from '@leadflow/contacts-core';
 import { ContactMapper } from './contact.mapper';
@@ -9,7 +9,25 @@ import { ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contact
 import { encodeNameCursor } from './name-cursor';
 
 /** Up to this many matching contacts the list's `total_count` is exact; beyond, the planner's estimate. */
-export const EXACT_COUNT_CAP = 10_000;
+export const EXACT_COUNT_CAP = 1_000;
+/** How long a list filter known to match more than the cap keeps its estimate (milliseconds). */
+const ESTIMATE_TTL_MS = 30_000;
+
+/** `contacts.contacts` columns read as {@link ContactRecord} properties (`date` as `YYYY-MM-DD` text, as TypeORM gives it). */
+const CONTACT_SELECT = (
+  [
+    ['id', 'id'], ['account_id', 'accountId'], ['first_name', 'firstName'], ['last_name', 'lastName'], ['email', 'email'],
+    ['phone', 'phone'], ['company', 'company'], ['deal_value_cents', 'dealValueCents'], ['custom_fields', 'customFields'],
+    ['is_priority', 'isPriority'], ['notes', 'notes'], ['source', 'source'], ['system_id', 'systemId'], ['pipeline_id', 'pipelineId'],
+    ['stage_id', 'stageId'], ['sales_rep_id', 'salesRepId'], ['attribution', 'attribution'], ['address', 'address'],
+    ['postal_code', 'postalCode'], ['address_place_id', 'addressPlaceId'], ['street', 'street'], ['city', 'city'], ['sector', 'sector'],
+    ['province', 'province'], ['country', 'country'], ['source_label', 'sourceLabel'], ['expected_close_date::text', 'expectedCloseDate'],
+    ['archived_at', 'archivedAt'], ['merged_into_id', 'mergedIntoId'], ['merged_at', 'mergedAt'], ['disqualified_at', 'disqualifiedAt'],
+    ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
+  ] as const satisfies ReadonlyArray<readonly [string, keyof ContactRecord]>
+)
+  .map(([column, property]) => `c.${column} AS "${property}"`)
+  .join(', ');
 
 /** A search word as a literal ILIKE pattern (`%`, `_` and `\` escaped). */
 function containsPattern(word: string): string {
@@ -30,54 +48,87 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
     return this.transactions.manager;
   }
 
+  /**
+   * `GET /v1/contacts` page (keyset on `(created_at, id)` descending, `limit + 1` rows) and its
+   * `total_count`, in one parameterised statement on the `(account_id, created_at DESC, id DESC)` index:
+   * see {@link totalCount} for the count.
+   */
   async listContacts(accountId: AccountId, filter: ContactListFilter): Promise<Page<ContactView>> {
-    const query = this.manager
-      .createQueryBuilder(ContactRecord, 'c')
-      .where('c.account_id = :accountId', { accountId })
-      .andWhere('c.merged_into_id IS NULL');
+    const params: unknown[] = [accountId];
+    const where = ['c.account_id = $1', 'c.merged_into_id IS NULL'];
     if (filter.tagId) {
-      query.andWhere(
-        `EXISTS (SELECT 1 FROM contacts.contact_tags ct WHERE ct.account_id = c.account_id AND ct.contact_id = c.id AND ct.tag_id = :tagId)`,
-        { tagId: filter.tagId },
-      );
+      params.push(filter.tagId);
+      where.push(`EXISTS (SELECT 1 FROM contacts.contact_tags ct WHERE ct.account_id = c.account_id AND ct.contact_id = c.id AND ct.tag_id = $${params.length})`);
     }
-    filter.words.forEach((word, index) => {
-      const name = `word${index}`;
-      query.andWhere(`(c.email ILIKE :${name} OR c.first_name ILIKE :${name} OR c.last_name ILIKE :${name} OR c.company ILIKE :${name})`, {
-        [name]: containsPattern(word),
-      });
-    });
-    const total = await this.estimateCount(query);
-    const rows = await applyKeyset(query, 'c', filter.page).getMany();
-    const page = toPage(rows, filter.page, total, ContactMapper.toState);
-    const tags = filter.expandTags ? await this.tagsByContact(accountId, page.data.map((contact) => contact.id)) : null;
+    for (const word of filter.words) {
+      params.push(containsPattern(word));
+      const n = params.length;
+      where.push(`(c.email ILIKE $${n} OR c.first_name ILIKE $${n} OR c.last_name ILIKE $${n} OR c.company ILIKE $${n})`);
+    }
+    const matching = where.join(' AND ');
+    const filterParams = [...params];
+    const estimateKey = `${accountId}|${filter.tagId ?? ''}|${filter.words.join('\u0000')}`;
+    const estimate = this.estimates.get(estimateKey);
+
+    const page = [...where];
+    if (filter.page.after?.id) {
+      params.push(filter.page.after.createdAt, filter.page.after.id);
+      page.push(`(c.created_at, c.id) < ($${params.length - 1}, $${params.length})`);
+    } else if (filter.page.after) {
+      params.push(filter.page.after.createdAt);
+      page.push(`c.created_at < $${params.length}`);
+    }
+    params.push(filter.page.limit + 1);
+    const counted = estimate === undefined ? `, (SELECT count(*) FROM (SELECT 1 FROM contacts.contacts c WHERE ${matching} LIMIT ${EXACT_COUNT_CAP + 1}) capped)::int AS "__total"` : '';
+    const rows = (await this.manager.query(
+      `SELECT ${CONTACT_SELECT}${counted} FROM contacts.contacts c WHERE ${page.join(' AND ')}
+        ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length}`,
+      params,
+    )) as (ContactRecord & { __total?: number })[];
+    const total = await this.totalCount(estimateKey, estimate, rows[0]?.__total, matching, filterParams);
+    const result = toPage(rows, filter.page, total, ContactMapper.toState);
+    const tags = filter.expandTags ? await this.tagsByContact(accountId, result.data.map((contact) => contact.id)) : null;
     return {
-      data: page.data.map((state) => toContactView(state, tags ? tags.get(state.id) ?? [] : undefined)),
-      pagination: page.pagination,
+      data: result.data.map((state) => toContactView(state, tags ? tags.get(state.id) ?? [] : undefined)),
+      pagination: result.pagination,
     };
   }
 
+  /** Estimates of list filters known to match more than {@link EXACT_COUNT_CAP} contacts (per process). */
+  private readonly estimates = new LRUCache<string, number>({ max: 10_000, ttl: ESTIMATE_TTL_MS });
+
   /**
    * `total_count` of the contacts list, which the contract calls an estimate (public-api-v1 › Envelopes):
-   * exact up to {@link EXACT_COUNT_CAP} matching contacts (a count over at most that many index entries),
-   * beyond it PostgreSQL's planner estimate (`EXPLAIN`), never below the cap. A large account's list
-   * thus never pays a full count on every page.
+   * exact up to {@link EXACT_COUNT_CAP} matching contacts (a count over at most that many index entries,
+   * made in the page's own statement), beyond it PostgreSQL's planner estimate (`EXPLAIN`), never below
+   * the cap, which this process then reuses for {@link ESTIMATE_TTL_MS} without counting again. A large
+   * account's list thus costs one statement per page.
    */
-  private async estimateCount(query: SelectQueryBuilder<ContactRecord>): Promise<number> {
-    const [sql, parameters] = query.clone().select('1').limit(EXACT_COUNT_CAP + 1).getQueryAndParameters();
-    const [{ count }] = (await this.manager.query(`SELECT count(*)::int AS count FROM (${sql}) capped`, parameters)) as { count: number }[];
+  private async totalCount(key: string, estimate: number | undefined, counted: number | undefined, matching: string, params: unknown[]): Promise<number> {
+    if (estimate !== undefined) return estimate;
+    let count = counted;
+    if (count === undefined) {
+      const [row] = (await this.manager.query(
+        `SELECT count(*)::int AS count FROM (SELECT 1 FROM contacts.contacts c WHERE ${matching} LIMIT ${EXACT_COUNT_CAP + 1}) capped`,
+        params,
+      )) as { count: number }[];
+      count = row?.count ?? 0;
+    }
     if (count <= EXACT_COUNT_CAP) return count;
-    const [unlimitedSql, unlimitedParameters] = query.clone().select('1').getQueryAndParameters();
-    const [plan] = (await this.manager.query(`EXPLAIN (FORMAT JSON) ${unlimitedSql}`, unlimitedParameters)) as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[];
-    return Math.max(EXACT_COUNT_CAP + 1, Math.round(plan['QUERY PLAN'][0].Plan['Plan Rows']));
+    const [plan] = (await this.manager.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM contacts.contacts c WHERE ${matching}`, params)) as {
+      'QUERY PLAN': { Plan: { 'Plan Rows': number } }[];
+    }[];
+    const estimated = Math.max(EXACT_COUNT_CAP + 1, Math.round(plan?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0));
+    this.estimates.set(key, estimated);
+    return estimated;
   }
 
   async getContact(accountId: AccountId, contactId: string, options: { expandTags?: boolean } = {}): Promise<ContactView | null> {
     if (!isUuid(contactId)) return null;
-    const row = await this.manager
-      .createQueryBuilder(ContactRecord, 'c')
-      .where('c.account_id = :accountId AND c.id = :contactId AND c.merged_into_id IS NULL', { accountId, contactId })
-      .getOne();
+    const [row] = (await this.manager.query(
+      `SELECT ${CONTACT_SELECT} FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2 AND c.merged_into_id IS NULL`,
+      [accountId, contactId],
+    )) as ContactRecord[];
     if (!row) return null;
     return toContactView(ContactMapper.toState(row), options.expandTags ? await this.tagsOfContact(accountId, row.id) : undefined);
   }
