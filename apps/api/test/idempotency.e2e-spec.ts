@@ -1,5 +1,7 @@
 import { FixedClock } from '@leadflow/shared-kernel';
-import { IDEMPOTENCY_TTL_MS, TransactionHost } from '@leadflow/shared-platform';
+import { createHash } from 'node:crypto';
+import { asAccountId } from '@leadflow/shared-kernel';
+import { canonicalJson, IDEMPOTENCY_TTL_MS, IdempotencyStore, TransactionHost } from '@leadflow/shared-platform';
 import { executions, Gate, PlatformProbeModule } from './support/platform-probe';
 import { ProvisionedAccount, TestApi, TestResponse } from './support/test-api';
 
@@ -287,6 +289,45 @@ describe('Idempotency-Key', () => {
       const response = await post('/v1/test-probe/echo', { name: 'Roy' }, idempotencyKey);
       expect(response.status).toBe(201);
       expect(response.body.data.name).toBe('Roy');
+    });
+  });
+
+  describe('a crash never strands a key (issue 12, item 1: lease of a processing key)', () => {
+    /** What the request left behind when its process died mid-request: a `processing` claim, never completed nor released. */
+    const crashMidRequest = (idempotencyKey: string, body: unknown) =>
+      api.app
+        .get(IdempotencyStore)
+        .claim(asAccountId(account.account_id), idempotencyKey, createHash('sha256').update(`POST /v1/test-probe/echo ${canonicalJson(body)}`).digest('hex'));
+
+    it('a processing key whose request died answers 409 in_progress during its lease, then the retry runs and is stored', async () => {
+      const idempotencyKey = freshKey();
+      expect(await crashMidRequest(idempotencyKey, { name: 'Julie' })).toEqual({ outcome: 'claimed' });
+      const before = executions.echo;
+
+      clock.set(new Date(start.getTime() + 59_999));
+      const during = await post('/v1/test-probe/echo', { name: 'Julie' }, idempotencyKey);
+      expect(during.status).toBe(409);
+      expect(during.body).toMatchObject({ code: 'idempotency_conflict', details: { reason: 'in_progress' } });
+      expect(executions.echo).toBe(before);
+
+      clock.set(new Date(start.getTime() + 60_000));
+      const retried = await post('/v1/test-probe/echo', { name: 'Julie' }, idempotencyKey);
+      expect(retried.status).toBe(201);
+      expect(executions.echo).toBe(before + 1);
+      expect(await storedKeys(account.account_id, idempotencyKey)).toEqual([{ state: 'completed', response_status: 201 }]);
+      const replayed = await post('/v1/test-probe/echo', { name: 'Julie' }, idempotencyKey);
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.raw.body).toBe(retried.raw.body);
+    });
+
+    it('a completed key keeps its response after the lease: the lease only frees processing keys', async () => {
+      const idempotencyKey = freshKey();
+      const first = await post('/v1/test-probe/echo', { name: 'Julie' }, idempotencyKey);
+      clock.set(new Date(start.getTime() + 5 * 60_000));
+      const later = await post('/v1/test-probe/echo', { name: 'Julie' }, idempotencyKey);
+      expect(later.headers['idempotent-replayed']).toBe('true');
+      expect(later.raw.body).toBe(first.raw.body);
+      expect((await post('/v1/test-probe/echo', { name: 'Roy' }, idempotencyKey)).body).toMatchObject({ code: 'idempotency_conflict', details: { reason: 'payload_mismatch' } });
     });
   });
 });

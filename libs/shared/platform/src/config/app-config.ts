@@ -29,6 +29,8 @@ export class AppConfig {
   readonly outboxRelayIntervalMs: number;
   /** Outbox rows the relay locks and enqueues per transaction. */
   readonly outboxRelayBatchSize: number;
+  /** How long a `processing` Idempotency-Key is held before another request may take it over (milliseconds). */
+  readonly idempotencyLeaseMs: number;
   /** Worker: base delay of the exponential backoff between delivery attempts of an outgoing email (milliseconds). */
   readonly emailRetryDelayMs: number;
   /**
@@ -71,6 +73,7 @@ export class AppConfig {
     this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
     this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
     this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
+    this.idempotencyLeaseMs = Number(env.IDEMPOTENCY_LEASE_MS ?? 60_000);
     const trusted = (env.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
     this.trustProxy = trusted.length > 0 ? trusted : false;
     this.automationEngine = {

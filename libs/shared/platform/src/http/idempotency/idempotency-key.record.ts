@@ -27,4 +27,8 @@ export class IdempotencyKeyRecord {
 
   @Column('timestamptz')
   expiresAt: Date;
+
+  /** While `processing`: until when the request that claimed the key holds it; then another may take over. */
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseExpiresAt: Date | null;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AccountId, Clock } from '@leadflow/shared-kernel';
+import { AppConfig } from '../../config/app-config';
 
 /** Idempotency keys live 24 hours (public-api-v1 › Limits). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -15,27 +16,39 @@ export type IdempotencyClaim =
  * PostgreSQL-backed Idempotency-Key store. `claim` inserts a `processing` row or reports what an
  * earlier request with the same key did; `complete` stores a success for replay; `release` forgets a
  * rejected request so the key stays usable (rejections are not stored).
+ *
+ * A `processing` row holds a lease of `IDEMPOTENCY_LEASE_MS` (default 60 000 ms, longer than any request):
+ * while it runs, the same key answers 409 `idempotency_conflict` (`in_progress`); once it has run out
+ * without `complete` or `release` (the process died, PostgreSQL restarted, the release itself failed),
+ * the next request with the key takes it over and runs (issue 12, item 1: a crash never strands a key).
+ * A request that had committed its write but crashed before `complete` may then run twice; the
+ * operations' own rules (lead capture's 5-minute replay window, duplicate checks) absorb that.
  */
 @Injectable()
 export class IdempotencyStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async claim(accountId: AccountId, key: string, fingerprint: string): Promise<IdempotencyClaim> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
-    // An expired row is replaced in place; a live one is left untouched and read back.
+    const leaseExpiresAt = new Date(now.getTime() + this.config.idempotencyLeaseMs);
+    // An expired row, or a `processing` one whose lease ran out, is replaced in place; a live one is left
+    // untouched and read back.
     const inserted: unknown[] = await this.db.query(
-      `INSERT INTO platform.idempotency_keys (account_id, key, fingerprint, state, created_at, expires_at)
-       VALUES ($1, $2, $3, 'processing', $4, $5)
+      `INSERT INTO platform.idempotency_keys (account_id, key, fingerprint, state, created_at, expires_at, lease_expires_at)
+       VALUES ($1, $2, $3, 'processing', $4, $5, $6)
        ON CONFLICT (account_id, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, state = 'processing', response_status = NULL,
-             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+             response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+             lease_expires_at = EXCLUDED.lease_expires_at
          WHERE platform.idempotency_keys.expires_at <= $4
+            OR (platform.idempotency_keys.state = 'processing' AND platform.idempotency_keys.lease_expires_at <= $4)
        RETURNING key`,
-      [accountId, key, fingerprint, now, expiresAt],
+      [accountId, key, fingerprint, now, expiresAt, leaseExpiresAt],
     );
     if (inserted.length > 0) return { outcome: 'claimed' };
     const rows: { fingerprint: string; state: string; response_status: number | null; response_body: unknown; created_at: Date }[] =
@@ -59,7 +72,7 @@ export class IdempotencyStore {
    */
   async complete(accountId: AccountId, key: string, status: number, body: unknown): Promise<void> {
     await this.db.query(
-      `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4
+      `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4, lease_expires_at = NULL
         WHERE account_id = $1 AND key = $2`,
       [accountId, key, status, JSON.stringify(JSON.stringify(body ?? null))],
     );
