@@ -34,6 +34,8 @@ function childrenOf(ppid: number): Proc[] {
   }
 }
 
+const sorted = (pids: number[]) => [...pids].sort((a, b) => a - b);
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -73,10 +75,11 @@ function health(port: number): Promise<number | string> {
   });
 }
 
-/** Opens a connection, writes `head`, resolves once connected; `response` resolves with the first bytes received. */
+/** Opens a connection, writes `head`, resolves once connected; `response` resolves with the first bytes received (fails after 10 s idle). */
 function rawConnection(port: number, head: string): Promise<{ socket: Socket; response: Promise<string> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(10_000, () => socket.destroy());
     const response = new Promise<string>((resolveResponse, rejectResponse) => {
       socket.once('data', (data) => resolveResponse(data.toString('latin1')));
       socket.once('error', rejectResponse);
@@ -131,26 +134,29 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     for (const proc of procs) seenPids.add(proc.pid);
     return procs;
   };
-  /** True once the process `pid` logged `message` (the api and worker log their pid with it). */
-  const logged = (pid: number, message: string) => output.includes(`"pid":${pid},"msg":"${message}"`);
-
-  /** Sends keep-alive requests on new connections until each pid of `expected` served one. */
-  async function servingPids(expected: number[], timeoutMs: number): Promise<Set<number>> {
+  /**
+   * Sends GET /health on new connections until each current api process served one with 200 (the
+   * process holding the server side of the connection, read from /proc; app logs are buffered, so
+   * they cannot tell). Resolves with the pids seen serving.
+   */
+  async function apisServing(count: number, timeoutMs: number): Promise<number[]> {
     const served = new Set<number>();
-    await waitFor(
-      `connections served by each of ${expected.join(', ')}`,
+    return waitFor(
+      `${count} api processes serving the port`,
       async () => {
-        const { socket, response } = await rawConnection(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-        openSockets.push(socket);
-        expect(await response).toMatch(/^HTTP\/1\.1 200 /);
-        const owner = serverSideOwner(expected, port, socket.localPort!);
-        if (owner !== undefined) served.add(owner);
-        socket.destroy();
-        return expected.every((pid) => served.has(pid)) || undefined;
+        const current = remember(apis()).map((proc) => proc.pid);
+        if (current.length !== count) return undefined;
+        const connection = await rawConnection(port, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n').catch(() => undefined);
+        if (!connection) return undefined; // nobody listening yet
+        openSockets.push(connection.socket);
+        const response = await connection.response.catch(() => '');
+        const owner = serverSideOwner(current, port, connection.socket.localPort!);
+        connection.socket.destroy();
+        if (owner !== undefined && /^HTTP\/1\.1 200 /.test(response)) served.add(owner);
+        return current.every((pid) => served.has(pid)) ? sorted(current) : undefined;
       },
       timeoutMs,
     );
-    return served;
   }
 
   beforeAll(async () => {
@@ -174,14 +180,8 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     exited = new Promise((resolve) => start.once('exit', (code, signal) => resolve({ code, signal })));
     start.stdout!.on('data', (data: Buffer) => (output += data.toString()));
     start.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-    await waitFor(
-      '2 api processes and the worker started',
-      () => {
-        const [api, worker] = [remember(apis()), remember(workers())];
-        return (api.length === 2 && api.every((proc) => logged(proc.pid, 'Api started')) && worker.length === 1 && logged(worker[0].pid, 'Worker started')) || undefined;
-      },
-      40_000,
-    );
+    await apisServing(2, 40_000);
+    await waitFor('the worker process', () => remember(workers()).length === 1 || undefined, 5_000);
   }, 60_000);
 
   afterAll(async () => {
@@ -200,7 +200,9 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     const api = apis().map((proc) => proc.pid);
     expect(api).toHaveLength(2);
     expect(workers()).toHaveLength(1);
-    expect(await servingPids(api, 15_000)).toEqual(new Set(api));
+    // Both api processes hold connections accepted on the one port.
+    expect(await apisServing(2, 15_000)).toEqual(sorted(api));
+    expect(output).toContain(`2 api process(es) sharing port ${port} and 1 worker`);
   }, 20_000);
 
   it('restarts a worker killed with SIGKILL (after 1 s, then 2 s when it dies again) while the api keeps answering /health', async () => {
@@ -211,7 +213,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     expect(await health(port)).toBe(200);
 
     const second = await waitFor('a new worker process', () => remember(workers()).find((proc) => proc.pid !== worker.pid), 10_000);
-    await waitFor('the new worker started', () => logged(second.pid, 'Worker started'), 20_000);
+    expect(output).toContain(`[start] worker started (pid ${second.pid})`);
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${worker.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 1 s \\(restart 1 in a row\\)`));
     expect(workers()).toHaveLength(1);
     expect(await health(port)).toBe(200);
@@ -220,9 +222,10 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     process.kill(second.pid, 'SIGKILL');
     const third = await waitFor('a third worker process', () => remember(workers()).find((proc) => proc.pid !== second.pid), 10_000);
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${second.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 2 s \\(restart 2 in a row\\)`));
-    await waitFor('the third worker started', () => logged(third.pid, 'Worker started'), 20_000);
+    expect(output).toContain(`[start] worker started (pid ${third.pid})`);
+    expect(workers()).toHaveLength(1);
     expect(await health(port)).toBe(200);
-  }, 40_000);
+  }, 30_000);
 
   it('replaces an api process killed with SIGKILL while the port stays served', async () => {
     const [victim, survivor] = apis();
@@ -234,9 +237,8 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     expect(statuses).toEqual(Array(10).fill(200));
 
     const replacement = await waitFor('a new api process', () => remember(apis()).find((proc) => proc.pid !== victim.pid && proc.pid !== survivor.pid), 10_000);
-    await waitFor('the new api process listening', () => logged(replacement.pid, 'Api started'), 20_000);
-    expect(apis().map((proc) => proc.pid).sort()).toEqual([survivor.pid, replacement.pid].sort());
-    expect(await servingPids([survivor.pid, replacement.pid], 10_000)).toEqual(new Set([survivor.pid, replacement.pid]));
+    expect(output).toMatch(new RegExp(`\\[start\\] api#\\d \\(pid ${victim.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 1 s`));
+    expect(await apisServing(2, 25_000)).toEqual(sorted([survivor.pid, replacement.pid]));
   }, 35_000);
 
   it('stops every process gracefully on SIGTERM (the in-flight request finishes), exits 0 and leaves no process behind', async () => {
@@ -253,12 +255,16 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     );
     openSockets.push(socket);
     const closed = new Promise((resolve) => socket.once('close', resolve));
-    await waitFor('the api receiving the request', () => output.includes(`"reqId":"${requestId}"`) || undefined, 5_000);
+    const serving = await waitFor('an api process holding the request', () => serverSideOwner(apiPids, port, socket.localPort!), 5_000);
 
     start.kill('SIGTERM');
-    await waitFor('every api process shutting down', () => apiPids.every((pid) => logged(pid, 'Shutdown requested')) || undefined, 5_000);
+    await waitFor('the stop request forwarded', () => output.includes('[start] SIGTERM received: stopping') || undefined, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the api processes run their shutdown
+    expect(isAlive(serving)).toBe(true);
     socket.write(body.slice(5));
-    expect(await response).toMatch(/^HTTP\/1\.1 401 /);
+    const answer = await response;
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.toLowerCase()).toContain(`x-request-id: ${requestId}`);
     await closed; // the keep-alive connection is closed after its response, it does not hold the stop
 
     expect(await exited).toEqual({ code: 0, signal: null });
