@@ -28,7 +28,8 @@ export async function createApiApp(config: AppConfig, clock?: Clock, options: Cr
     abortOnError: false,
   });
   installHttpContract(app);
-  app.enableShutdownHooks();
+  // Exit through process.exit once closed (not by re-raising the signal), so the buffered log lines are flushed.
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
   await app.init();
   return app;
 }

@@ -18,6 +18,7 @@ export * from './http/idempotency/idempotency.store';
 export * from './http/idempotency/idempotent.decorator';
 export * from './http/pagination';
 export * from './http/rate-limits';
+export * from './http/text/unstorable-text';
 export * from './http/request-context';
 export * from './http/usage-recorder.port';
 export * from './http/validation.pipe';

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
 import { asIdempotentReplay, CaptureLeadCommand } from '@leadflow/contacts-core';
-import { CurrentKey, Idempotent, IpLimit, RequireScope } from '@leadflow/shared-platform';
+import { CleansText, CurrentKey, Idempotent, IpLimit, RequireScope } from '@leadflow/shared-platform';
 import { actorOf } from './request-params';
 
 /** public-api-v1 › Limits: 100 requests per minute per IP address on lead capture. */
@@ -19,12 +19,14 @@ export class LeadsController {
    * the guard before the key's quota (429 `rate_limited_ip`, simplified body, `X-RateLimit-Scope: ip`,
    * not consuming the quota). The body is free-form JSON read by the command (no DTO: unknown members
    * are reported in `ignored_fields`, never refused). An Idempotency-Key replay answers the stored
-   * response with `status` `idempotent_replay`.
+   * response with `status` `idempotent_replay`. Text PostgreSQL cannot store is cleaned by the command
+   * (NUL removed, unpaired surrogates replaced), never refused: a funnel's stray byte must not lose a lead.
    */
   @Post('capture')
   @HttpCode(200)
   @RequireScope('leads:capture')
   @IpLimit(LEAD_CAPTURE_IP_LIMIT)
+  @CleansText()
   @Idempotent({ replay: (stored) => asIdempotentReplay(stored as LeadCaptureResult) })
   capture(@CurrentKey() key: ApiKeyPrincipal, @Body() body: unknown): Promise<LeadCaptureResult> {
     return this.commands.execute(new CaptureLeadCommand(key.accountId, body, actorOf(key), key.apiTermsAccepted));

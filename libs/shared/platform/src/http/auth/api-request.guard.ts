@@ -4,12 +4,13 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/accounts-contracts';
-import { Clock, DomainError } from '@leadflow/shared-kernel';
+import { Clock, DomainError, ValidationFailedError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
 import { MAX_JSON_DEPTH } from '../fastify-setup';
 import { LimitCheck, LimitOutcome, quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
 import { UsageRecorder } from '../usage-recorder.port';
-import { IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
+import { unstorableTextViolations } from '../text/unstorable-text';
+import { CLEANS_TEXT, IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
 
 /** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
 const BRUTE_FORCE_ATTEMPTS = 30;
@@ -42,6 +43,7 @@ export class ApiRequestGuard implements CanActivate {
     if (path.startsWith('/admin/')) {
       this.checkAdmin(request);
       this.checkBody(request);
+      this.checkText(context, request);
       return true;
     }
     if (!path.startsWith('/v1/')) return true;
@@ -65,7 +67,20 @@ export class ApiRequestGuard implements CanActivate {
       throw new DomainError('insufficient_scope', `This API key lacks the ${scope} scope.`, { required_scope: scope });
     }
     this.checkBody(request);
+    this.checkText(context, request);
     return true;
+  }
+
+  /**
+   * One rule for every route (issue 12 item 3, issue 18 item 1): a body or query string holding a
+   * character PostgreSQL cannot store (NUL, an unpaired UTF-16 surrogate) is refused with 400
+   * `validation_error`, `details` `[{ field, reason: 'invalid_characters' }]`, before any handler runs;
+   * routes marked @CleansText() clean such text themselves.
+   */
+  private checkText(context: ExecutionContext, request: FastifyRequest): void {
+    if (this.reflector.get<boolean | undefined>(CLEANS_TEXT, context.getHandler())) return;
+    const violations = [...unstorableTextViolations(request.query), ...unstorableTextViolations(request.body)];
+    if (violations.length > 0) throw new ValidationFailedError(violations);
   }
 
   private async authenticate(request: FastifyRequest): Promise<ApiKeyPrincipal> {

@@ -29,6 +29,15 @@ export interface IpLimitPolicy {
 
 export const IpLimit = (policy: IpLimitPolicy) => SetMetadata(IP_LIMIT, policy);
 
+export const CLEANS_TEXT = 'leadflow:cleans-text';
+
+/**
+ * Marks a route whose own parser cleans the text it stores (NUL removed, unpaired surrogates replaced:
+ * lead capture, which must never lose a lead over a funnel's stray byte). Every other route refuses such
+ * characters with 400 `validation_error`, reason `invalid_characters` (ApiRequestGuard).
+ */
+export const CleansText = () => SetMetadata(CLEANS_TEXT, true);
+
 export const KEY_LIMIT = 'leadflow:key-limit';
 
 /**
