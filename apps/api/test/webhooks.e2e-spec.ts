@@ -139,6 +139,8 @@ describe('Webhooks API', () => {
       ['multicast', 'https://224.0.0.1/hook'],
       ['loopback IPv6', 'https://[::1]/hook'],
       ['IPv4-mapped IPv6 loopback', 'https://[::ffff:127.0.0.1]/hook'],
+      ['IPv4-compatible IPv6 loopback, hex form (issue 12 item 10)', 'https://[::7f00:1]/hook'],
+      ['IPv4-compatible IPv6 loopback, dotted form (issue 12 item 10)', 'https://[::127.0.0.1]/hook'],
       ['unique-local IPv6', 'https://[fd00::1]/hook'],
       ['link-local IPv6', 'https://[fe80::1]/hook'],
       ['a hostname resolving to loopback (localhost)', 'https://localhost/hook'],

@@ -24,6 +24,11 @@ describe('SSRF guard (TargetGuard)', () => {
     'not an address',
   ])('%s is not public', (address) => expect(isPublicAddress(address)).toBe(false));
 
+  it.each(['::7f00:1', '::127.0.0.1', '::a00:1', '::808:808', '0:0:0:0:0:0:7f00:1'])(
+    'the IPv4-compatible IPv6 form %s is refused (issue 12, item 10: loopback hidden in ::/96)',
+    (address) => expect(isPublicAddress(address)).toBe(false),
+  );
+
   it('refuses at connect time too: the socket lookup it gives undici fails for a host resolving to loopback', async () => {
     const guard = new TargetGuard(new AppConfig({ NODE_ENV: 'test' }));
     const error = await new Promise<Error | null>((resolve) => guard.lookupFunction()('localhost', {}, (failure) => resolve(failure)));

@@ -21,11 +21,15 @@ export class TargetRefusedError extends Error {
  * other than `unicast` (loopback, private, linkLocal, carrierGradeNat, multicast, unspecified,
  * broadcast, reserved, uniqueLocal, ipv4Mapped, rfc6145, rfc6052, 6to4, teredo, benchmarking,
  * amt, as112, orchid2, droneRemoteIdProtocolEntityTags, …). An IPv4-mapped IPv6 address
- * (`::ffff:127.0.0.1`) is judged as the IPv4 address it carries.
+ * (`::ffff:127.0.0.1`) is judged as the IPv4 address it carries. An IPv4-compatible IPv6 address
+ * (`::/96`, deprecated by RFC 4291: `::7f00:1`, `::127.0.0.1`), which some stacks route to the IPv4
+ * address in its low 32 bits and which ipaddr.js calls `unicast`, is refused outright (issue 12, item 10).
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast'; // process(): an IPv4-mapped IPv6 becomes its IPv4
+  const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 becomes its IPv4
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
+  return parsed.range() === 'unicast';
 }
 
 /** `[::1]` → `::1`: URL hostnames of IPv6 literals keep their brackets. */
