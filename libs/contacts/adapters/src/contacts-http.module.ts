@@ -1,6 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CONTACTS_HANDLERS, ContactExternalIds, ContactStageRepository, ContactJournal, ContactsReadModel, ContactsRepository, EmailUnsubscribes, LeadCaptureLog, UnitOfWork } from '@leadflow/contacts-core';
+import {
+  CONTACTS_HANDLERS,
+  ContactExternalIds,
+  ContactStageRepository,
+  ContactJournal,
+  ContactsReadModel,
+  ContactsRepository,
+  EmailUnsubscribes,
+  LeadCaptureLog,
+  LeadCaptureSettings,
+  UnitOfWork,
+} from '@leadflow/contacts-core';
+import { CachedLeadCaptureSettings } from './infrastructure/cache/cached-lead-capture.settings';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
 import { TypeOrmContactExternalIds } from './infrastructure/persistence/typeorm-contact-external-ids';
 import { TypeOrmContactStageRepository } from './infrastructure/persistence/typeorm-contact-stage.repository';
@@ -26,6 +38,7 @@ import { TagsController } from './interface/http/tags.controller';
     { provide: ContactJournal, useClass: PlatformContactJournal },
     { provide: EmailUnsubscribes, useClass: TypeOrmEmailUnsubscribes },
     { provide: LeadCaptureLog, useClass: TypeOrmLeadCaptureLog },
+    { provide: LeadCaptureSettings, useClass: CachedLeadCaptureSettings },
     { provide: ContactExternalIds, useClass: TypeOrmContactExternalIds },
   ],
 })

@@ -2,9 +2,10 @@ import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Contact } from '@leadflow/contacts-core';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { Contact, IdentityTakenError } from '@leadflow/contacts-core';
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
-import { PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
@@ -104,6 +105,79 @@ describe('lead capture persistence', () => {
     expect(await db.query(`SELECT status, phone FROM contacts.sms_handoffs WHERE account_id = $1 AND event_id = $2`, [A, handOff.eventId])).toEqual([
       { status: 'pending', phone: '+15145550104' },
     ]);
+  });
+
+  it('a capture of a new person is one statement: the capture row, the contact, its identities and its tags', async () => {
+    const person = Contact.create({ phone: '+15145550106', email: 'une@requete.ca' }, { id: newId(), accountId: A, systemId: newId(), source: 'api', now: clock.now(), definitions: [] }).snapshot;
+    const tags = await transactions.run(() => repository.ensureTags(A, ['Une requête', 'Deux'], { color: '#6b7280' }, clock.now()));
+    const capture = { id: newId(), contactId: person.id, activityId: newId(), contactWasNew: true, capturedAt: clock.now() };
+    await transactions.run(async () => {
+      const statements = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+      try {
+        await captures.record(A, capture, { newContact: person, tagIds: tags.map((tag) => tag.id) });
+        expect(statements).toHaveBeenCalledTimes(1);
+      } finally {
+        statements.mockRestore();
+      }
+    });
+    expect(await repository.findContact(A, person.id)).toEqual(person);
+    expect(await captures.lastCapture(A, person.id)).toEqual(capture);
+    expect(await repository.contactTagIds(A, person.id)).toEqual(expect.arrayContaining(tags.map((tag) => tag.id)));
+    const identities = await db.query(`SELECT kind, value, is_primary FROM contacts.contact_identities WHERE account_id = $1 AND contact_id = $2 ORDER BY kind`, [A, person.id]);
+    expect(identities).toEqual([
+      { kind: 'email', value: 'une@requete.ca', is_primary: true },
+      { kind: 'phone', value: '+15145550106', is_primary: true },
+    ]);
+  });
+
+  it('a new person whose phone another contact holds: IdentityTakenError, and nothing of the capture is written', async () => {
+    await contact(A, '+15145550107');
+    const person = Contact.create({ phone: '+15145550107' }, { id: newId(), accountId: A, systemId: newId(), source: 'api', now: clock.now(), definitions: [] }).snapshot;
+    const capture = { id: newId(), contactId: person.id, activityId: newId(), contactWasNew: true, capturedAt: clock.now() };
+    await expect(transactions.run(() => captures.record(A, capture, { newContact: person }))).rejects.toEqual(new IdentityTakenError('phone'));
+    expect(await repository.findContact(A, person.id)).toBeNull();
+    expect(await captures.lastCapture(A, person.id)).toBeNull();
+  });
+
+  describe('writes of what lead capture caches invalidate the account\'s settings in every process, once committed', () => {
+    const invalidations = () => jest.spyOn(context.get(AccountCacheInvalidation), 'invalidate');
+    afterEach(() => jest.restoreAllMocks());
+
+    it('ensureTags that creates a tag: after the commit, not before; none when every name existed', async () => {
+      const spy = invalidations();
+      await transactions.run(async () => {
+        await repository.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now());
+        expect(spy).not.toHaveBeenCalled();
+      });
+      expect(spy.mock.calls).toEqual([['config', A]]);
+      await transactions.run(() => repository.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now()));
+      expect(spy).toHaveBeenCalledTimes(1);
+    });
+
+    it('nothing is invalidated when the transaction rolls back', async () => {
+      const spy = invalidations();
+      await expect(
+        transactions.run(async () => {
+          await repository.ensureTags(A, ['Annulée'], { color: '#6b7280' }, clock.now());
+          throw new Error('rollback');
+        }),
+      ).rejects.toThrow('rollback');
+      expect(spy).not.toHaveBeenCalled();
+    });
+
+    it('a tag created (POST /v1/tags, campaign tags) and custom-field definitions', async () => {
+      const spy = invalidations();
+      const tag = (name: string, systemKey: string | null = null) => ({ id: newId(), name, color: '#6b7280', description: null, category: null, systemKey, createdAt: clock.now(), updatedAt: clock.now() });
+      await transactions.run(() => repository.insertTag(B, tag('Nouvelle')));
+      await transactions.run(() => repository.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon')));
+      await transactions.run(() => repository.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon'))); // exists: nothing written
+      await transactions.run(() => repository.insertDefinitions(B, [{ id: newId(), name: 'budget', type: 'text', options: null }], clock.now()));
+      expect(spy.mock.calls).toEqual([
+        ['config', B],
+        ['config', B],
+        ['config', B],
+      ]);
+    });
   });
 
   it('deleting a contact deletes its captures and hand-offs', async () => {

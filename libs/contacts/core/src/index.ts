@@ -13,6 +13,7 @@ export * from './application/ports/contact-external-ids.port';
 export * from './application/commands/resolve-event-contact/resolve-event-contact.handler';
 export * from './application/ports/email-unsubscribes.port';
 export * from './application/ports/lead-capture.ports';
+export * from './application/ports/lead-capture-settings.port';
 export * from './application/ports/unit-of-work.port';
 export * from './application/queries/contact.queries';
 export * from './application/views';

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { provisionPipelines } from '@leadflow/pipeline-core';
 import { AccountId, asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
-import { PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { PIPELINE_RECORDS } from '../src/infrastructure/persistence/pipeline.records';
 import { TypeOrmDealsReadModel } from '../src/infrastructure/persistence/typeorm-deals.read-model';
@@ -99,6 +99,29 @@ describe('TypeOrmDealsReadModel', () => {
     expect(await deals.isDeal(C, notDeal)).toBe(false);
     expect(await deals.isDeal(A, older)).toBe(false);
     expect(await deals.isDeal(C, 'nope')).toBe(false);
+  });
+
+  it("inserting pipelines and stages invalidates the account's cached settings (lead capture) in every process once committed, never on rollback", async () => {
+    const invalidate = jest.spyOn(context.get(AccountCacheInvalidation), 'invalidate');
+    try {
+      const accountId = asAccountId(newId());
+      const [kept] = provisionPipelines([{ name: 'Ventes', slug: 'ventes', stages: [{ name: 'Nouveau', slug: 'nouveau' }] }], [], clock.now());
+      await context.get(TransactionHost).run(async () => {
+        await pipelines.insert(accountId, [kept]);
+        expect(invalidate).not.toHaveBeenCalled();
+      });
+      expect(invalidate.mock.calls).toEqual([['config', accountId]]);
+      const [dropped] = provisionPipelines([{ name: 'Autre', slug: 'autre', stages: [{ name: 'Un', slug: 'un' }] }], [], clock.now());
+      await expect(
+        context.get(TransactionHost).run(async () => {
+          await pipelines.insert(asAccountId(newId()), [dropped]);
+          throw new Error('rollback');
+        }),
+      ).rejects.toThrow('rollback');
+      expect(invalidate).toHaveBeenCalledTimes(1);
+    } finally {
+      invalidate.mockRestore();
+    }
   });
 
   it("findStage: the account's stage with its flags; another account's or a non-UUID id is null", async () => {

@@ -2,7 +2,7 @@ import { AccountId, IntegrationEvent, newId, Page } from '@leadflow/shared-kerne
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
 import { ContactsRepository, IdentityOwner, NoteState, TagState } from '../application/ports/contacts.repository.port';
-import { LeadCaptureLog, LeadCaptureRecord, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
+import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
 import { ContactJournal, JournalEntry, UnitOfWork } from '../application/ports/unit-of-work.port';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
@@ -76,7 +76,7 @@ export class InMemoryContactJournal extends ContactJournal {
   }
 
   async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]> {
-    const rows = entries.map((entry) => ({ ...entry, accountId, id: newId() }));
+    const rows = entries.map((entry) => ({ ...entry, accountId, id: entry.id ?? newId() }));
     this.store.entries.push(...rows);
     this.store.events.push(...events);
     return rows.map((row) => row.id);
@@ -264,9 +264,15 @@ export class InMemoryContactsReadModel extends ContactsReadModel {
   }
 }
 
-/** {@link LeadCaptureLog} over the store (rolled back with the unit of work). */
+/**
+ * {@link LeadCaptureLog} over the store (rolled back with the unit of work). The new contact and the
+ * tags of a capture go through `contacts` (its unique identity rule and `beforeIdentityInsert` hook).
+ */
 export class InMemoryLeadCaptureLog extends LeadCaptureLog {
-  constructor(private readonly store: InMemoryContactsStore) {
+  constructor(
+    private readonly store: InMemoryContactsStore,
+    private readonly contacts: InMemoryContactsRepository = new InMemoryContactsRepository(store),
+  ) {
     super();
   }
 
@@ -278,7 +284,9 @@ export class InMemoryLeadCaptureLog extends LeadCaptureLog {
     return capture;
   }
 
-  async record(accountId: AccountId, capture: LeadCaptureRecord): Promise<void> {
+  async record(accountId: AccountId, capture: LeadCaptureRecord, writes: LeadCaptureWrites = {}): Promise<void> {
+    if (writes.newContact) await this.contacts.insertContact(writes.newContact);
+    if (writes.tagIds?.length) await this.contacts.attachTags(accountId, capture.contactId, writes.tagIds);
     this.store.captures.push({ ...capture, accountId });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { IsNull } from 'typeorm';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, TransactionHost } from '@leadflow/shared-platform';
 import {
   AccountState,
   AccountsRepository,
@@ -16,13 +16,20 @@ import { AccountRecord, ApiKeyRecord, SystemRecord, TeamMemberRecord } from './a
 /** `last_used_at` is written at most once per this interval per key (milliseconds). */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** TypeORM implementation of {@link AccountsRepository}; every query filters on `account_id`. */
+/**
+ * TypeORM implementation of {@link AccountsRepository}; every query filters on `account_id`. A write of
+ * Systems or team members invalidates the account's `config` caches (lead capture's settings) in every
+ * process once the unit of work commits.
+ */
 @Injectable()
 export class TypeOrmAccountsRepository extends AccountsRepository {
   /** When this process last wrote each key's `last_used_at` (epoch milliseconds). */
   private readonly touched = new LRUCache<string, number>({ max: 10_000 });
 
-  constructor(private readonly transactions: TransactionHost) {
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly invalidation: AccountCacheInvalidation,
+  ) {
     super();
   }
 
@@ -44,7 +51,9 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
   }
 
   async insertSystems(accountId: AccountId, systems: SystemState[]): Promise<void> {
-    if (systems.length) await this.manager.insert(SystemRecord, systems.map((system) => ({ ...system, accountId })));
+    if (systems.length === 0) return;
+    await this.manager.insert(SystemRecord, systems.map((system) => ({ ...system, accountId })));
+    await this.settingsChanged(accountId);
   }
 
   async listSystems(accountId: AccountId): Promise<SystemState[]> {
@@ -53,7 +62,14 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
   }
 
   async insertTeamMembers(accountId: AccountId, members: TeamMemberState[]): Promise<void> {
-    if (members.length) await this.manager.insert(TeamMemberRecord, members.map((member) => ({ ...member, accountId })));
+    if (members.length === 0) return;
+    await this.manager.insert(TeamMemberRecord, members.map((member) => ({ ...member, accountId })));
+    await this.settingsChanged(accountId);
+  }
+
+  /** After commit (at once outside a unit of work): every process forgets the account's cached settings (`config`). */
+  private settingsChanged(accountId: AccountId): Promise<void> {
+    return this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId));
   }
 
   async listTeamMembers(accountId: AccountId): Promise<TeamMemberState[]> {

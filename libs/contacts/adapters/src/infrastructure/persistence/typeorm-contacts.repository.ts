@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AccountId, isUuid, newId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, TransactionHost } from '@leadflow/shared-platform';
 import {
   ContactsRepository,
   ContactState,
@@ -15,7 +15,7 @@ import {
   TagNameTakenError,
   TagState,
 } from '@leadflow/contacts-core';
-import { ContactMapper, uniqueViolation } from './contact.mapper';
+import { ContactMapper, ContactSql, SqlParameters, uniqueViolation } from './contact.mapper';
 import { ContactNoteRecord, ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
 
 /** Longest merge chain followed (chains are acyclic by construction; this only bounds a corrupted one). */
@@ -25,10 +25,52 @@ function kindOfViolation(detail: string | undefined): IdentityKind {
   return detail && /\bphone\b/.test(detail) ? 'phone' : 'email';
 }
 
-/** TypeORM implementation of {@link ContactsRepository}; every statement filters on `account_id`. */
+/**
+ * `IdentityTakenError` for a unique violation of `contacts.contact_identities` (another contact holds
+ * the email or phone), else the error itself.
+ */
+export function identityViolation(error: unknown): unknown {
+  const violation = uniqueViolation(error);
+  return violation && (violation.constraint ?? '').startsWith('contact_identities') ? new IdentityTakenError(kindOfViolation(violation.detail)) : error;
+}
+
+interface TagRow {
+  id: string;
+  name: string;
+  color: string;
+  description: string | null;
+  category: string | null;
+  system_key: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const TAG_COLUMNS = 'id, name, color, description, category, system_key, created_at, updated_at';
+
+function toTag(row: TagRow): TagState {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    description: row.description,
+    category: row.category,
+    systemKey: row.system_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * TypeORM implementation of {@link ContactsRepository}; every statement filters on `account_id`.
+ * Writes of custom-field definitions and tags (what lead capture reads through its per-account cache)
+ * invalidate the account's `config` caches in every process once the unit of work commits.
+ */
 @Injectable()
 export class TypeOrmContactsRepository extends ContactsRepository {
-  constructor(private readonly transactions: TransactionHost) {
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly invalidation: AccountCacheInvalidation,
+  ) {
     super();
   }
 
@@ -36,33 +78,29 @@ export class TypeOrmContactsRepository extends ContactsRepository {
     return this.transactions.manager;
   }
 
-  async findContact(accountId: AccountId, contactId: string, options: { lock?: boolean } = {}): Promise<ContactState | null> {
-    if (!isUuid(contactId)) return null;
-    const query = this.manager
-      .createQueryBuilder(ContactRecord, 'c')
-      .where('c.account_id = :accountId AND c.id = :contactId', { accountId, contactId });
-    if (options.lock && this.transactions.inTransaction) query.setLock('pessimistic_write');
-    const row = await query.getOne();
-    return row ? ContactMapper.toState(row) : null;
+  /** After commit (at once outside a unit of work): every process forgets the account's cached settings. */
+  private settingsChanged(accountId: AccountId): Promise<void> {
+    return this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId));
   }
 
+  async findContact(accountId: AccountId, contactId: string, options: { lock?: boolean } = {}): Promise<ContactState | null> {
+    if (!isUuid(contactId)) return null;
+    const lock = options.lock && this.transactions.inTransaction ? 'FOR UPDATE' : '';
+    const rows: Record<string, unknown>[] = await this.manager.query(
+      `SELECT ${ContactSql.selectColumns('c')} FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2 ${lock}`,
+      [accountId, contactId],
+    );
+    return rows[0] ? ContactSql.toState(rows[0]) : null;
+  }
+
+  /** One statement: the contact row and its primary identities. */
   async insertContact(contact: ContactState): Promise<void> {
-    await this.manager.insert(ContactRecord, ContactMapper.toRecord(contact) as QueryDeepPartialEntity<ContactRecord>);
-    const identities = [
-      ...(contact.email ? [{ kind: 'email', value: contact.email }] : []),
-      ...(contact.phone ? [{ kind: 'phone', value: contact.phone }] : []),
-    ];
-    if (identities.length === 0) return;
+    const params = new SqlParameters();
+    const ctes = ContactSql.insertCtes(contact, params);
     try {
-      await this.manager.query(
-        `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at)
-         SELECT $1, $2, kind, value, true, $3 FROM unnest($4::text[], $5::text[]) AS i(kind, value)`,
-        [contact.accountId, contact.id, contact.createdAt, identities.map((i) => i.kind), identities.map((i) => i.value)],
-      );
+      await this.manager.query(`WITH ${ctes} SELECT 1`, params.values);
     } catch (error) {
-      const violation = uniqueViolation(error);
-      if (violation) throw new IdentityTakenError(kindOfViolation(violation.detail));
-      throw error;
+      throw identityViolation(error);
     }
   }
 
@@ -166,6 +204,7 @@ export class TypeOrmContactsRepository extends ContactsRepository {
         createdAt: at,
       })),
     );
+    await this.settingsChanged(accountId);
   }
 
   async findTags(accountId: AccountId, tagIds: readonly string[]): Promise<TagState[]> {
@@ -191,6 +230,7 @@ export class TypeOrmContactsRepository extends ContactsRepository {
       if (uniqueViolation(error)) throw new TagNameTakenError(tag.name);
       throw error;
     }
+    await this.settingsChanged(accountId);
   }
 
   async insertTagIfAbsent(accountId: AccountId, tag: TagState): Promise<boolean> {
@@ -200,22 +240,39 @@ export class TypeOrmContactsRepository extends ContactsRepository {
        ON CONFLICT DO NOTHING RETURNING id`,
       [tag.id, accountId, tag.name, tag.color, tag.description, tag.category, tag.systemKey, tag.createdAt, tag.updatedAt],
     );
+    if (rows.length > 0) await this.settingsChanged(accountId);
     return rows.length > 0;
   }
 
   async ensureTags(accountId: AccountId, names: readonly string[], template: { color: string }, at: Date): Promise<TagState[]> {
     if (names.length === 0) return [];
     const wanted = [...names];
-    // One statement creates the missing names (a concurrent creation of a name waits, then does nothing),
-    // the next one reads them all back (a new snapshot: it sees the concurrent ones too).
-    await this.manager.query(
-      `INSERT INTO contacts.tags (id, account_id, name, color, description, category, system_key, created_at, updated_at)
-       SELECT id, $1, name, $3, NULL, NULL, NULL, $4, $4 FROM unnest($2::text[], $5::uuid[]) AS t(name, id)
-       ON CONFLICT DO NOTHING`,
+    // One statement creates the missing names, in name order (two transactions creating the same names lock
+    // them in the same order: no deadlock), and reads back the ones that existed; a concurrent creation of a
+    // name waits, then does nothing. The statement's snapshot cannot see a name committed concurrently
+    // meanwhile: only then does a second statement read those (a new snapshot).
+    const rows: (TagRow & { inserted: boolean })[] = await this.manager.query(
+      `WITH inserted AS (
+         INSERT INTO contacts.tags (id, account_id, name, color, description, category, system_key, created_at, updated_at)
+         SELECT id, $1, name, $3, NULL, NULL, NULL, $4, $4 FROM unnest($2::text[], $5::uuid[]) AS t(name, id) ORDER BY name
+         ON CONFLICT DO NOTHING
+         RETURNING ${TAG_COLUMNS}
+       )
+       SELECT ${TAG_COLUMNS}, true AS inserted FROM inserted
+       UNION ALL
+       SELECT ${TAG_COLUMNS}, false AS inserted FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`,
       [accountId, wanted, template.color, at, wanted.map(() => newId())],
     );
-    const rows = await this.manager.find(TagRecord, { where: { accountId, name: In(wanted) } });
-    const byName = new Map(rows.map((row) => [row.name, ContactMapper.toTag(row)]));
+    const byName = new Map(rows.map((row) => [row.name, toTag(row)]));
+    const unseen = wanted.filter((name) => !byName.has(name));
+    if (unseen.length > 0) {
+      const late: TagRow[] = await this.manager.query(`SELECT ${TAG_COLUMNS} FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`, [
+        accountId,
+        unseen,
+      ]);
+      for (const row of late) byName.set(row.name, toTag(row));
+    }
+    if (rows.some((row) => row.inserted)) await this.settingsChanged(accountId);
     return wanted.map((name) => byName.get(name)).filter((tag): tag is TagState => tag !== undefined);
   }
 

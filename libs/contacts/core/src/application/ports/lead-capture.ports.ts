@@ -1,4 +1,5 @@
 import type { AccountId } from '@leadflow/shared-kernel';
+import type { ContactState } from '../../domain/contact.aggregate';
 
 /** One recorded capture (outcome `created`): opens the contact's 5 minute window. */
 export interface LeadCaptureRecord {
@@ -10,12 +11,27 @@ export interface LeadCaptureRecord {
   capturedAt: Date;
 }
 
-/** The record of captures (`contacts.lead_captures`), read for the per-contact window. */
+/** What a recorded capture writes in the contacts schema beside its capture row. */
+export interface LeadCaptureWrites {
+  /** The new contact (outcome `created` of a new person), inserted with its primary identities. */
+  newContact?: ContactState;
+  /** Tags attached to the contact (those already attached are left alone). */
+  tagIds?: readonly string[];
+}
+
+/**
+ * The record of captures (`contacts.lead_captures`), read for the per-contact window, and lead
+ * capture's writes in the contacts schema. Joins the caller's unit of work; filters on the account.
+ */
 export abstract class LeadCaptureLog {
   /** The contact's most recent recorded capture, or null. */
   abstract lastCapture(accountId: AccountId, contactId: string): Promise<LeadCaptureRecord | null>;
-  /** Joins the caller's unit of work. */
-  abstract record(accountId: AccountId, capture: LeadCaptureRecord): Promise<void>;
+  /**
+   * Records a capture (outcome `created`): the capture row and, together with it, `writes` (a new
+   * contact with its primary identities, tags attached). Throws `IdentityTakenError` when the unique
+   * identity index refuses one of the new contact's identities (a concurrent capture won the race).
+   */
+  abstract record(accountId: AccountId, capture: LeadCaptureRecord, writes?: LeadCaptureWrites): Promise<void>;
 }
 
 /** What the SMS bot needs to take over a captured lead. */

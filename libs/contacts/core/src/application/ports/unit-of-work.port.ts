@@ -7,6 +7,8 @@ export abstract class UnitOfWork {
 
 /** An activity-log / timeline entry. */
 export interface JournalEntry {
+  /** A UUID chosen by the caller (to reference the entry in the same transaction); a new one by default. */
+  id?: string;
   contactId: string | null;
   /** e.g. `contact_created`, `lead_updated`, `note_added`, `tag_added`. */
   type: string;

@@ -1,15 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, DomainError, isUuid } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, TransactionHost } from '@leadflow/shared-platform';
 import { ExistingPipeline, Pipeline, PipelineRepository, StageRef } from '@leadflow/pipeline-core';
 import { PipelineRecord, StageRecord } from './pipeline.records';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** TypeORM implementation of {@link PipelineRepository}; every query filters on `account_id`. */
+/**
+ * TypeORM implementation of {@link PipelineRepository}; every query filters on `account_id`. A write of
+ * pipelines or stages invalidates the account's `config` caches (lead capture's settings) in every
+ * process once the unit of work commits.
+ */
 @Injectable()
 export class TypeOrmPipelineRepository extends PipelineRepository {
-  constructor(private readonly transactions: TransactionHost) {
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly invalidation: AccountCacheInvalidation,
+  ) {
     super();
   }
 
@@ -40,6 +47,7 @@ export class TypeOrmPipelineRepository extends PipelineRepository {
       }
       throw error;
     }
+    await this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId));
   }
 
   async findStage(accountId: AccountId, stageId: string): Promise<StageRef | null> {

@@ -1,7 +1,7 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/shared-kernel';
-import { ListSystemsQuery, ListTeamMembersQuery, SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
-import { FindPipelineQuery, FindStageBySlugQuery, FindStageQuery, PipelineView, StageView } from '@leadflow/pipeline-contracts';
+import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
+import { FindStageQuery, PipelineView, StageView } from '@leadflow/pipeline-contracts';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
 import {
   InMemoryContactJournal,
@@ -10,6 +10,7 @@ import {
   InMemoryLeadCaptureLog,
   InMemoryUnitOfWork,
 } from '../../../testing/in-memory-contacts';
+import { InMemoryLeadCaptureSettings } from '../../../testing/in-memory-lead-capture-settings';
 import { CaptureLeadCommand } from './capture-lead.command';
 import { CaptureLeadHandler } from './capture-lead.handler';
 
@@ -50,19 +51,13 @@ const STAGES = [
 ];
 const stageOf = (slug: string) => STAGES.find((item) => item.slug === slug)!;
 
-/** The published queries of accounts and pipeline, answered from fixtures. */
-function fakeQueries(options: { pipelines?: boolean } = {}): QueryBus {
-  const pipelines = options.pipelines === false ? [] : [VENTES, RENO];
-  const stages = options.pipelines === false ? [] : STAGES;
+/** The pipeline context's published FindStageQuery (the handler's fallback for a stage created after its settings were read), from fixtures. */
+function fakeQueries(stages: readonly StageView[], asked: string[]): QueryBus {
   return {
     execute: async (query: unknown) => {
-      if (query instanceof ListSystemsQuery) return SYSTEMS;
-      if (query instanceof ListTeamMembersQuery) return [JULIE];
-      if (query instanceof FindPipelineQuery) return pipelines.find((p) => (query.slug === null ? p.isDefault : p.slug === query.slug)) ?? null;
-      if (query instanceof FindStageQuery) return stages.find((s) => s.id === query.stageId) ?? null;
-      if (query instanceof FindStageBySlugQuery) {
-        const pipeline = pipelines.find((p) => (query.pipelineSlug === null ? p.isDefault : p.slug === query.pipelineSlug));
-        return stages.find((s) => s.pipelineId === pipeline?.id && (query.stageSlug === null ? s.isDefault : s.slug === query.stageSlug)) ?? null;
+      if (query instanceof FindStageQuery) {
+        asked.push(query.stageId);
+        return stages.find((s) => s.id === query.stageId) ?? null;
       }
       throw new Error(`unexpected query ${String(query)}`);
     },
@@ -77,17 +72,25 @@ function setup(options: { pipelines?: boolean } = {}) {
     { id: 'f1', name: 'budget', type: 'text', options: null, accountId: ACCOUNT },
     { id: 'f2', name: 'type_projet', type: 'select', options: ['cuisine', 'salle_de_bain'], accountId: ACCOUNT },
   );
+  const settings = new InMemoryLeadCaptureSettings(store, {
+    systems: SYSTEMS,
+    pipelines: options.pipelines === false ? [] : [VENTES, RENO],
+    stages: options.pipelines === false ? [] : [...STAGES],
+    teamMembers: [JULIE],
+  });
+  const stageQueries: string[] = [];
   const handler = new CaptureLeadHandler(
     contacts,
-    new InMemoryLeadCaptureLog(store),
+    new InMemoryLeadCaptureLog(store, contacts),
     new InMemoryUnitOfWork(store),
     new InMemoryContactJournal(store),
-    fakeQueries(options),
+    settings,
+    fakeQueries(STAGES, stageQueries),
     clock,
   );
   const capture = (body: unknown, accountId = ACCOUNT, terms = true) => handler.execute(new CaptureLeadCommand(accountId, body, ACTOR, terms));
   const contactOf = (id: string) => store.contacts.find((contact) => contact.id === id)!;
-  return { store, contacts, clock, capture, contactOf };
+  return { store, contacts, clock, capture, contactOf, settings, stageQueries };
 }
 
 async function refusal(work: Promise<unknown>): Promise<DomainError> {
@@ -349,6 +352,47 @@ describe('CaptureLeadHandler', () => {
       expect(one.contact_id).not.toBe(two.contact_id);
       expect(two.contact_was_new).toBe(true);
       expect(store.contacts).toHaveLength(2);
+    });
+  });
+
+  describe('settings read before the transaction (LeadCaptureSettings)', () => {
+    it('tags that exist are attached as read; only the missing ones are created, and the order sent is kept', async () => {
+      const { capture, store, contacts } = setup();
+      const existing = await contacts.ensureTags(ACCOUNT, ['Facebook Ads'], { color: '#ff0000' }, new Date());
+      const ensure = jest.spyOn(contacts, 'ensureTags');
+      const result = await capture({ ...ELISE, tags: ['Cuisine', 'Facebook Ads'] });
+      expect(ensure.mock.calls.map(([, names]) => names)).toEqual([['Cuisine']]);
+      expect(store.entries[0].data).toMatchObject({ tags: ['Cuisine', 'Facebook Ads'] });
+      const attached = store.contactTags.filter((row) => row.contactId === result.contact_id).map((row) => row.tagId);
+      expect(attached).toEqual([store.tags.find((tag) => tag.name === 'Cuisine')!.id, existing[0].id]);
+      expect(store.tags.find((tag) => tag.name === 'Facebook Ads')!.color).toBe('#ff0000');
+    });
+
+    it('the next capture uses settings changed since the previous one (a stage added to the account)', async () => {
+      const { capture, settings } = setup();
+      const refused = await refusal(capture({ ...ELISE, pipeline: { stage_slug: 'relance' } }));
+      expect(refused.code).toBe('stage_not_found');
+      const relance = stage(VENTES, 'relance', 5);
+      settings.fixtures.stages.push(relance);
+      const result = await capture({ ...ELISE, pipeline: { stage_slug: 'relance' } });
+      expect(result.pipeline).toMatchObject({ stage_id: relance.id, stage_slug: 'relance' });
+    });
+
+    it("an existing contact's stage is found among the stages read before the transaction, without asking the pipeline context", async () => {
+      const { capture, clock, stageQueries } = setup();
+      await capture(ELISE);
+      clock.advance(6 * 60_000);
+      expect(await capture(ELISE)).toMatchObject({ status: 'existing_pipeline_contact' });
+      expect(stageQueries).toEqual([]);
+    });
+
+    it('a stage missing from them (created since they were read) is asked to the pipeline context, and its flags decide the outcome', async () => {
+      const { capture, clock, settings, stageQueries } = setup();
+      const first = await capture({ ...ELISE, pipeline: { stage_slug: 'soumission' } });
+      settings.fixtures.stages = settings.fixtures.stages.filter((item) => item.slug !== 'soumission');
+      clock.advance(6 * 60_000);
+      expect(await capture(ELISE)).toMatchObject({ status: 'existing_pipeline_contact', contact_id: first.contact_id }); // an open stage
+      expect(stageQueries).toEqual([stageOf('soumission').id]);
     });
   });
 

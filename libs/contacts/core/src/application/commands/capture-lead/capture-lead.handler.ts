@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { AccountId, Actor, Clock, IntegrationEvent, isUuid, newId } from '@leadflow/shared-kernel';
-import { ListSystemsQuery, ListTeamMembersQuery } from '@leadflow/accounts-contracts';
-import { FindPipelineQuery, FindStageBySlugQuery, FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
+import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
+import { FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
 import {
   CONTACT_EVENTS,
   ContactChanges,
@@ -22,9 +22,10 @@ import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custo
 import type { IdentityHolder, LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
 import { centsToDollars } from '../../../domain/money';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
-import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
+import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture-settings.port';
 import { LeadCaptureLog } from '../../ports/lead-capture.ports';
-import { ContactJournal, UnitOfWork } from '../../ports/unit-of-work.port';
+import { ContactJournal, JournalEntry, UnitOfWork } from '../../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../../views';
 import { CaptureLeadCommand } from './capture-lead.command';
 
@@ -42,6 +43,10 @@ interface ResolvedRequest {
   stage: StageView | null;
   systemId: string;
   assignment: LeadAssignmentStatus;
+  /** Every stage of the account by id: the current stage of an existing contact is looked up here. */
+  stages: ReadonlyMap<string, StageView>;
+  /** The lead's tags that exist already, by name (the others are created on the fly). */
+  knownTags: ReadonlyMap<string, TagState>;
 }
 
 /**
@@ -53,14 +58,19 @@ interface ResolvedRequest {
  * `system_not_active`); 422 `pipeline_not_found` / `stage_not_found` (simplified; without
  * `pipeline_slug` the stage is looked up in the default pipeline, without a block the lead enters the
  * default stage of the default pipeline); the sales rep (`sales_rep_not_found`), custom fields by name.
+ * The account's settings (Systems, pipelines and stages, team members, custom-field definitions, the
+ * lead's tags) come from {@link LeadCaptureSettings}, read outside the transaction (cached per account
+ * by the api adapter, so a warm capture reads none of them from PostgreSQL).
  *
  * Then one transaction: the person is resolved by email (case-insensitive), then by phone, primary or
  * secondary details alike (email wins when they name two contacts); a new person becomes a contact;
- * an existing one is locked and enriched without overwriting filled fields. The outcome follows
- * (see `decideLeadOutcome`): only `created` records the capture — the tags (created on the fly), an
- * activity entry `lead_created`, a `contact_created` (new contact) and a `lead_created` outbox event
- * (the SMS follow-up hand-off consumes it) and the capture row that opens the 5 minute window.
- * `idempotent_replay` and `existing_pipeline_contact` record none of that (`submission_not_recorded`).
+ * an existing one is locked, its last capture read, and it is enriched without overwriting filled
+ * fields. The outcome follows (see `decideLeadOutcome`): only `created` records the capture — the tags
+ * (the missing ones created on the fly), the capture row that opens the 5 minute window (written
+ * with the new contact, its identities and its tags), an activity entry `lead_created`, a
+ * `contact_created` (new contact) and a `lead_created` outbox event (the SMS follow-up hand-off
+ * consumes it). `idempotent_replay` and `existing_pipeline_contact` record none of that
+ * (`submission_not_recorded`). No statement runs per tag, identity, entry or event.
  *
  * Two concurrent captures of one new person: the unique identity index refuses the second insert,
  * whose attempt rolls back and starts over, finding the first one's contact (one contact, one capture).
@@ -72,6 +82,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     private readonly captures: LeadCaptureLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: ContactJournal,
+    private readonly settings: LeadCaptureSettings,
     private readonly queries: QueryBus,
     private readonly clock: Clock,
   ) {}
@@ -94,12 +105,19 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
   // ------------------------------------------------------------------ resolution (reads only)
 
   private async resolve(accountId: AccountId, lead: ParsedLead): Promise<ResolvedRequest> {
-    const systemId = await this.systemFor(accountId, lead);
-    const stage = await this.stageFor(accountId, lead);
-    const { salesRepId, assignment } = await this.salesRepFor(accountId, lead);
-    const customFields = Object.keys(lead.customFields).length > 0
-      ? resolveLeadCustomFields(await this.contacts.listDefinitions(accountId), lead.customFields, lead.ignored)
-      : {};
+    const wantsRep = lead.pipeline.salesRepEmail !== null;
+    const wantsFields = Object.keys(lead.customFields).length > 0;
+    const [systems, directory, members, definitions, tags] = await Promise.all([
+      this.settings.systems(accountId),
+      this.settings.pipelines(accountId),
+      wantsRep ? this.settings.teamMembers(accountId) : [],
+      wantsFields ? this.settings.customFieldDefinitions(accountId) : [],
+      lead.tags.length > 0 ? this.settings.tagsNamed(accountId, lead.tags) : [],
+    ]);
+    const systemId = systemFor(systems, lead);
+    const stage = stageFor(directory, lead);
+    const { salesRepId, assignment } = salesRepFor(members, lead);
+    const customFields = wantsFields ? resolveLeadCustomFields(definitions, lead.customFields, lead.ignored) : {};
     const data: LeadContactData = {
       firstName: lead.firstName,
       lastName: lead.lastName,
@@ -119,53 +137,31 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
       salesRepId,
       sent: lead.pipeline.sent.filter((member) => member !== 'assigned_sales_rep_email' || salesRepId !== null),
     };
-    return { lead, data, placement, stage, systemId, assignment };
+    return {
+      lead,
+      data,
+      placement,
+      stage,
+      systemId,
+      assignment,
+      stages: new Map(directory.stages.map((item) => [item.id, item])),
+      knownTags: new Map(tags.map((tag) => [tag.name, tag])),
+    };
   }
 
-  /** Rule 6: unknown → 422 `system_not_found` (standard envelope); inactive → the main System, `system_not_active`; omitted → main. */
-  private async systemFor(accountId: AccountId, lead: ParsedLead): Promise<string> {
-    const systems = await this.queries.execute(new ListSystemsQuery(accountId));
-    const main = systems.find((system) => system.isMain) ?? systems.find((system) => system.isActive) ?? systems[0];
-    const requested = lead.systemId;
-    if (requested === undefined || requested === null || requested === '') {
-      if (!main) throw new SystemNotFoundError();
-      return main.id;
-    }
-    const wanted = isUuid(requested) ? systems.find((system) => system.id.toLowerCase() === requested.toLowerCase()) : undefined;
-    if (!wanted) throw new SystemNotFoundError();
-    if (wanted.isActive || !main) return wanted.id;
-    lead.ignored.add('system_id', 'system_not_active');
-    return main.id;
+  /** The stage of an existing contact: from the directory read before the transaction, else (created since) from the pipeline context. */
+  private async stageById(accountId: AccountId, request: ResolvedRequest, stageId: string): Promise<StageView | null> {
+    return request.stages.get(stageId) ?? (await this.queries.execute(new FindStageQuery(accountId, stageId)));
   }
 
-  /** Rule 5: the stage named (or the default one) in the pipeline named (or the default one); null when the account has no pipeline. */
-  private async stageFor(accountId: AccountId, lead: ParsedLead): Promise<StageView | null> {
-    const { pipelineSlug, stageSlug } = lead.pipeline;
-    const stage = await this.queries.execute(new FindStageBySlugQuery(accountId, pipelineSlug, stageSlug));
-    if (stage) return stage;
-    const pipeline = await this.queries.execute(new FindPipelineQuery(accountId, pipelineSlug));
-    if (pipelineSlug !== null && !pipeline) {
-      throw new LeadCaptureRejectedError('pipeline_not_found', `No pipeline "${pipelineSlug.slice(0, 120)}" in this account.`, [
-        { field: 'pipeline.pipeline_slug', reason: 'not_found' },
-      ]);
-    }
-    if (stageSlug !== null) {
-      const where = pipeline ? `pipeline "${pipeline.slug}"` : 'the default pipeline';
-      throw new LeadCaptureRejectedError('stage_not_found', `No stage "${stageSlug.slice(0, 120)}" in ${where}.`, [
-        { field: 'pipeline.stage_slug', reason: 'not_found' },
-      ]);
-    }
-    return null; // no default pipeline (or a pipeline without stages): the lead is captured without a stage
-  }
-
-  private async salesRepFor(accountId: AccountId, lead: ParsedLead): Promise<{ salesRepId: string | null; assignment: LeadAssignmentStatus }> {
-    const email = lead.pipeline.salesRepEmail;
-    if (email === null) return { salesRepId: null, assignment: 'unassigned' };
-    const members = await this.queries.execute(new ListTeamMembersQuery(accountId));
-    const rep = members.find((member) => member.email.toLowerCase() === email && member.isActive && member.isSalesRep);
-    if (rep) return { salesRepId: rep.id, assignment: 'assigned' };
-    lead.ignored.add('pipeline.assigned_sales_rep_email', 'sales_rep_not_found');
-    return { salesRepId: null, assignment: 'sales_rep_not_found' };
+  /** The lead's tags in the order sent: the known ones as read, the missing ones created (one statement for all). */
+  private async tagsFor(accountId: AccountId, request: ResolvedRequest, now: Date): Promise<TagState[]> {
+    const names = request.lead.tags;
+    if (names.length === 0) return [];
+    const missing = names.filter((name) => !request.knownTags.has(name));
+    const created = missing.length > 0 ? await this.contacts.ensureTags(accountId, missing, { color: DEFAULT_TAG_COLOR }, now) : [];
+    const byName = new Map([...request.knownTags, ...created.map((tag) => [tag.name, tag] as const)]);
+    return names.map((name) => byName.get(name)).filter((tag): tag is TagState => tag !== undefined);
   }
 
   // ------------------------------------------------------------------ the transaction
@@ -183,7 +179,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
 
     if (existingId === null) {
       const contact = Contact.fromLead(data, request.placement, { id: newId(), accountId, source: 'api', systemId: request.systemId, now, definitions: [] });
-      await this.contacts.insertContact(contact.snapshot); // IdentityTakenError when a concurrent capture won: retried
+      // inserted with the capture row: IdentityTakenError when a concurrent capture won, and the attempt is retried
       return this.record(accountId, request, contact, true, ignored, actor, now);
     }
 
@@ -191,8 +187,9 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     if (!state || state.mergedIntoId) throw new CaptureRaceLost();
     const before = structuredClone(state);
     const contact = Contact.restore(state);
+    // read once the lock is held (a statement of its own, so a new snapshot): a concurrent capture of this contact has committed
     const last = await this.captures.lastCapture(accountId, state.id);
-    const currentStage = state.stageId ? await this.queries.execute(new FindStageQuery(accountId, state.stageId)) : null;
+    const currentStage = state.stageId ? await this.stageById(accountId, request, state.stageId) : null;
     const inOpenStage = state.archivedAt === null && currentStage !== null && !currentStage.isWon && !currentStage.isLost;
     const outcome = decideLeadOutcome({ contactWasNew: false, lastCaptureAt: last?.capturedAt ?? null, now, inOpenStage });
 
@@ -217,7 +214,11 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     });
   }
 
-  /** Outcome `created`: tags, activity entry, outbox events and the capture row, in the caller's transaction. */
+  /**
+   * Outcome `created`, in the caller's transaction: the missing tags (one statement, none when all
+   * exist), the capture row with the new contact, its identities and the tags attached (one statement),
+   * the activity entry and the outbox events (one statement each).
+   */
   private async record(
     accountId: AccountId,
     request: ResolvedRequest,
@@ -229,32 +230,32 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
   ): Promise<LeadCaptureResult> {
     const { lead, data } = request;
     const state = contact.snapshot;
-    const tags = lead.tags.length > 0 ? await this.contacts.ensureTags(accountId, lead.tags, { color: DEFAULT_TAG_COLOR }, now) : [];
-    if (tags.length > 0) await this.contacts.attachTags(accountId, state.id, tags.map((tag) => tag.id), now);
+    const tags = await this.tagsFor(accountId, request, now);
     const captureId = newId();
-    const [activityId] = await this.journal.record(
+    const activityId = newId();
+    await this.captures.record(
       accountId,
-      [
-        {
-          contactId: state.id,
-          type: CONTACT_EVENTS.leadCreated,
-          actor,
-          data: {
-            capture_id: captureId,
-            contact_was_new: contactWasNew,
-            source_label: data.sourceLabel,
-            notes: data.notes,
-            tags: tags.map((tag) => tag.name),
-            attribution: data.attribution,
-            qualification_answers: lead.qualificationAnswers,
-            system_id: request.systemId,
-            pipeline_id: request.placement.pipelineId,
-            stage_id: request.placement.stageId,
-          },
-        },
-      ],
-      [],
+      { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now },
+      { newContact: contactWasNew ? state : undefined, tagIds: tags.map((tag) => tag.id) },
     );
+    const entry: JournalEntry = {
+      id: activityId,
+      contactId: state.id,
+      type: CONTACT_EVENTS.leadCreated,
+      actor,
+      data: {
+        capture_id: captureId,
+        contact_was_new: contactWasNew,
+        source_label: data.sourceLabel,
+        notes: data.notes,
+        tags: tags.map((tag) => tag.name),
+        attribution: data.attribution,
+        qualification_answers: lead.qualificationAnswers,
+        system_id: request.systemId,
+        pipeline_id: request.placement.pipelineId,
+        stage_id: request.placement.stageId,
+      },
+    };
     const payload: LeadCreatedPayload = {
       contact_id: state.id,
       contact_was_new: contactWasNew,
@@ -272,7 +273,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     };
     await this.journal.record(
       accountId,
-      [],
+      [entry],
       [
         ...(contactWasNew
           ? [integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: state.id, contact: toContactView(state) })]
@@ -281,7 +282,6 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
         integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
       ],
     );
-    await this.captures.record(accountId, { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now });
     return this.result(request, { status: 'created', contactId: state.id, contactWasNew, ignored, activityId, originalCreatedAt: now });
   }
 
@@ -321,6 +321,57 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
       original_created_at: outcome.originalCreatedAt.toISOString(),
     };
   }
+}
+
+/** Rule 6: unknown → 422 `system_not_found` (standard envelope); inactive → the main System, `system_not_active`; omitted → main. */
+function systemFor(systems: readonly SystemView[], lead: ParsedLead): string {
+  const main = systems.find((system) => system.isMain) ?? systems.find((system) => system.isActive) ?? systems[0];
+  const requested = lead.systemId;
+  if (requested === undefined || requested === null || requested === '') {
+    if (!main) throw new SystemNotFoundError();
+    return main.id;
+  }
+  const wanted = isUuid(requested) ? systems.find((system) => system.id.toLowerCase() === requested.toLowerCase()) : undefined;
+  if (!wanted) throw new SystemNotFoundError();
+  if (wanted.isActive || !main) return wanted.id;
+  lead.ignored.add('system_id', 'system_not_active');
+  return main.id;
+}
+
+/**
+ * Rule 5: the stage named (or the default one) in the pipeline named (or the default one); null when
+ * the account has no default pipeline or it has no default stage. 422 `pipeline_not_found` /
+ * `stage_not_found` (simplified) for a slug that names nothing. Slugs compare exactly.
+ */
+function stageFor(directory: PipelineDirectory, lead: ParsedLead): StageView | null {
+  const { pipelineSlug, stageSlug } = lead.pipeline;
+  const pipeline = directory.pipelines.find((item) => (pipelineSlug === null ? item.isDefault : item.slug === pipelineSlug)) ?? null;
+  const stage = pipeline
+    ? directory.stages.find((item) => item.pipelineId === pipeline.id && (stageSlug === null ? item.isDefault : item.slug === stageSlug))
+    : undefined;
+  if (stage) return stage;
+  if (pipelineSlug !== null && !pipeline) {
+    throw new LeadCaptureRejectedError('pipeline_not_found', `No pipeline "${pipelineSlug.slice(0, 120)}" in this account.`, [
+      { field: 'pipeline.pipeline_slug', reason: 'not_found' },
+    ]);
+  }
+  if (stageSlug !== null) {
+    const where = pipeline ? `pipeline "${pipeline.slug}"` : 'the default pipeline';
+    throw new LeadCaptureRejectedError('stage_not_found', `No stage "${stageSlug.slice(0, 120)}" in ${where}.`, [
+      { field: 'pipeline.stage_slug', reason: 'not_found' },
+    ]);
+  }
+  return null; // no default pipeline (or a pipeline without stages): the lead is captured without a stage
+}
+
+/** The sales rep named by email (case-insensitive), active and a sales rep; else ignored with `sales_rep_not_found`. */
+function salesRepFor(members: readonly TeamMemberView[], lead: ParsedLead): { salesRepId: string | null; assignment: LeadAssignmentStatus } {
+  const email = lead.pipeline.salesRepEmail;
+  if (email === null) return { salesRepId: null, assignment: 'unassigned' };
+  const rep = members.find((member) => member.email.toLowerCase() === email && member.isActive && member.isSalesRep);
+  if (rep) return { salesRepId: rep.id, assignment: 'assigned' };
+  lead.ignored.add('pipeline.assigned_sales_rep_email', 'sales_rep_not_found');
+  return { salesRepId: null, assignment: 'sales_rep_not_found' };
 }
 
 /** `stage_changed` outbox event (contacts-contracts › StageChangedPayload): webhooks and stage automations react to it. */
