@@ -62,6 +62,9 @@ describe('operator API access (operator-api › Runtime contract, ADMIN_TOKEN)',
 
   describe('ADMIN_TOKEN set', () => {
     let api: TestApi;
+    /** Each wrong-token attempt below comes from its own address: 10 from one address within 10 minutes end in 429 (brute-force.e2e-spec.ts). */
+    let client = 0;
+    const nextAddress = () => `198.18.${Math.floor(client / 250)}.${(client++ % 250) + 1}`;
 
     beforeAll(async () => {
       api = await TestApi.start();
@@ -81,7 +84,7 @@ describe('operator API access (operator-api › Runtime contract, ADMIN_TOKEN)',
           { authorization: `Basic ${TEST_ADMIN_TOKEN}` },
         ];
         for (const headers of attempts) {
-          const response = await api.request({ method, path, body, headers });
+          const response = await api.request({ method, path, body, headers, remoteAddress: nextAddress() });
           expect(response.status).toBe(401);
           expect(response.body).toEqual({
             code: 'invalid_admin_token',

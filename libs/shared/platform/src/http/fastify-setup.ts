@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -29,7 +30,7 @@ export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | '
     trustProxy: config.trustProxy,
     requestIdHeader: false as const,
     // One access line per request, written by installHttpContract's onResponse hook, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (raw: IncomingMessage) => {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();

@@ -72,7 +72,8 @@ return out
 /**
  * Fixed-window counters on Redis (`<prefix>:rl:<name>:<window seconds>:<subject>`, the key layout of the
  * rate-limiter-flexible counters they replace), consumed by one Lua script per request. Redis errors
- * propagate: the caller decides whether to fail open (quota) or closed (brute force).
+ * propagate, at once when the connection is not ready: the caller decides whether to fail open (quota)
+ * or closed (brute force).
  */
 @Injectable()
 export class RateLimits {
@@ -93,6 +94,9 @@ export class RateLimits {
    */
   async consumeAll(checks: readonly LimitCheck[]): Promise<LimitOutcome[]> {
     if (checks.length === 0) return [];
+    // A request never waits for Redis to come back: while the connection is down the caller decides at once
+    // (quotas fail open, brute-force counters fall back to the process).
+    if (this.redis.client.status !== 'ready') throw new Error(`Redis connection ${this.redis.client.status}`);
     const keys = checks.map((check) => this.counterKey(check));
     const args = checks.flatMap((check) => [check.points, check.windowSeconds * 1000]);
     const client = this.redis.client as unknown as {

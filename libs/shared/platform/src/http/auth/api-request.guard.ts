@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/accounts-contracts';
 import { Clock, DomainError, ValidationFailedError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
@@ -15,6 +15,35 @@ import { CLEANS_TEXT, IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIR
 /** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
 const BRUTE_FORCE_ATTEMPTS = 30;
 const BRUTE_FORCE_WINDOW_SECONDS = 600;
+/** Wrong operator tokens tolerated per IP and window before 429 (issue 12, item 8). */
+const ADMIN_ATTEMPTS = 10;
+
+/**
+ * Fixed-window failure counters kept in this process: the fallback of the brute-force limits while Redis
+ * is unreachable (issue 12, item 7), so they fail closed per process instead of open. Windows in seconds.
+ */
+class LocalFailureCounters {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  consume(subject: string, points: number, windowSeconds: number, now: number): LimitOutcome {
+    if (this.windows.size > 100_000) this.prune(now);
+    let window = this.windows.get(subject);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.windows.set(subject, window);
+    }
+    window.count += 1;
+    const allowed = window.count <= points;
+    return {
+      allowed,
+      report: { limit: points, remaining: Math.max(0, points - window.count), resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)), windowSeconds },
+    };
+  }
+
+  private prune(now: number): void {
+    for (const [subject, window] of this.windows) if (window.resetAt <= now) this.windows.delete(subject);
+  }
+}
 
 /**
  * The request path of ARCHITECTURE.md in one guard, in this order for `/v1` routes:
@@ -26,6 +55,7 @@ const BRUTE_FORCE_WINDOW_SECONDS = 600;
 @Injectable()
 export class ApiRequestGuard implements CanActivate {
   private readonly logger = new Logger(ApiRequestGuard.name);
+  private readonly localFailures = new LocalFailureCounters();
 
   constructor(
     private readonly reflector: Reflector,
@@ -41,7 +71,7 @@ export class ApiRequestGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const path = request.url.split('?')[0];
     if (path.startsWith('/admin/')) {
-      this.checkAdmin(request);
+      await this.checkAdmin(request);
       this.checkBody(request);
       this.checkText(context, request);
       return true;
@@ -88,10 +118,8 @@ export class ApiRequestGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const principal = match ? await this.queries.execute(new ResolveApiKeyQuery(match[1])) : null;
     if (principal) return principal;
-    const attempts = await this.limits
-      .consume('auth_failures', request.ip, BRUTE_FORCE_ATTEMPTS, BRUTE_FORCE_WINDOW_SECONDS)
-      .catch(() => null);
-    if (attempts && !attempts.allowed) {
+    const attempts = await this.countFailure('auth_failures', request.ip, BRUTE_FORCE_ATTEMPTS);
+    if (!attempts.allowed) {
       request.leadflow.rateLimited = true;
       throw quotaExceeded('brute_force', attempts.report.resetSeconds);
     }
@@ -158,15 +186,33 @@ export class ApiRequestGuard implements CanActivate {
     if (quota) void reply.headers(quotaHeaders(quota.report, now));
   }
 
-  private checkAdmin(request: FastifyRequest): void {
+  /**
+   * `/admin/v1`: 404 when `ADMIN_TOKEN` is unset; the bearer token's sha256 digest compared in constant
+   * time with the configured one's (equal lengths whatever was sent: nothing about the token's length
+   * leaks); a wrong or missing token is 401 `invalid_admin_token`, and from the 11th wrong token of an
+   * address within 10 minutes 429 `rate_limit_exceeded` (`limit_type` `brute_force`), counted in Redis or,
+   * while Redis is unreachable, in this process (issue 12, item 8).
+   */
+  private async checkAdmin(request: FastifyRequest): Promise<void> {
     const token = this.config.adminToken;
     if (!token) throw new DomainError('not_found', 'No such route.', null);
     const header = request.headers.authorization;
     const given = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-    const expected = Buffer.from(token);
-    const actual = Buffer.from(given ?? '');
-    if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
-      throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
+    const expected = createHash('sha256').update(token).digest();
+    const actual = createHash('sha256').update(given ?? '').digest();
+    if (given !== undefined && timingSafeEqual(actual, expected)) return;
+    const attempts = await this.countFailure('admin_failures', request.ip, ADMIN_ATTEMPTS);
+    if (!attempts.allowed) throw quotaExceeded('brute_force', attempts.report.resetSeconds);
+    throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
+  }
+
+  /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
+  private async countFailure(name: string, ip: string, points: number): Promise<LimitOutcome> {
+    try {
+      return await this.limits.consume(name, ip, points, BRUTE_FORCE_WINDOW_SECONDS);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Failure counter store unavailable; counting in process');
+      return this.localFailures.consume(`${name}:${ip}`, points, BRUTE_FORCE_WINDOW_SECONDS, Date.now());
     }
   }
 
