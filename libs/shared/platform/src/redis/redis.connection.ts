@@ -11,7 +11,9 @@ export class RedisConnection implements OnApplicationShutdown {
   readonly client: Redis;
 
   constructor(private readonly config: AppConfig) {
-    this.client = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    // Auto-pipelining: the commands concurrent requests issue in one event-loop tick (their quota scripts)
+    // leave in one socket write, a syscall per tick rather than per request.
+    this.client = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
     this.client.on('error', () => undefined); // reported by health checks and the callers' own errors
   }
 
