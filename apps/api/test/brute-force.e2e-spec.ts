@@ -69,11 +69,25 @@ describe('brute-force limits', () => {
   describe('with Redis down (fail closed)', () => {
     let api: TestApi;
     let proxy: Awaited<ReturnType<typeof redisProxy>>;
+    let smallQuotaKey: string;
     beforeAll(async () => {
       proxy = await redisProxy(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0');
       api = await TestApi.start({ REDIS_URL: proxy.url });
+      const account = await api.provision({ api_keys: [{ name: 'small', preset: 'full_integration', per_hour: 3 }] });
+      smallQuotaKey = account.api_keys.small.key;
       await proxy.cut();
     });
+
+    it("the key's hourly quota still holds while Redis is unreachable (counted in the process): the 4th request of a 3-per-hour key answers 429", async () => {
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        const response = await api.request({ path: '/v1/me', token: smallQuotaKey });
+        expect(response.status).toBe(200);
+        expect(response.headers['ratelimit-remaining']).toBe(String(3 - attempt));
+      }
+      const refused = await api.request({ path: '/v1/me', token: smallQuotaKey });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'rate_limit_exceeded', details: { limit_type: 'per_key' } });
+    }, 60_000);
     afterAll(() => api.close());
 
     it('the 31st wrong API key from one address answers 429 brute_force while Redis is unreachable', async () => {

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 
@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config';
  * prefixed with `AppConfig.redisPrefix` by `key()`, so tests running in parallel never collide.
  */
 @Injectable()
-export class RedisConnection implements OnApplicationShutdown {
+export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   readonly client: Redis;
 
   constructor(private readonly config: AppConfig) {
@@ -15,6 +15,24 @@ export class RedisConnection implements OnApplicationShutdown {
     // leave in one socket write, a syscall per tick rather than per request.
     this.client = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
     this.client.on('error', () => undefined); // reported by health checks and the callers' own errors
+  }
+
+  /**
+   * Waits (at most 5 s) for the connection before the application serves, so the limiters count in Redis
+   * from the first request; when Redis is down at start the process serves anyway, with the in-process
+   * fallbacks, and connects when Redis comes back.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.client.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 5000);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.client.once('ready', done);
+    });
   }
 
   /** `<prefix>:<parts joined by ':'>` */

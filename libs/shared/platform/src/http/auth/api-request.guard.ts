@@ -19,10 +19,11 @@ const BRUTE_FORCE_WINDOW_SECONDS = 600;
 const ADMIN_ATTEMPTS = 10;
 
 /**
- * Fixed-window failure counters kept in this process: the fallback of the brute-force limits while Redis
- * is unreachable (issue 12, item 7), so they fail closed per process instead of open. Windows in seconds.
+ * Fixed-window counters kept in this process: the fallback of every limiter while Redis is unreachable
+ * (issue 12, item 7), so brute-force limits, quotas and per-IP limits hold per process instead of failing
+ * open (during an outage a limit admits at most `API_PROCESSES` times its value). Windows in seconds.
  */
-class LocalFailureCounters {
+class LocalCounters {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
   consume(subject: string, points: number, windowSeconds: number, now: number): LimitOutcome {
@@ -34,6 +35,7 @@ class LocalFailureCounters {
     }
     window.count += 1;
     const allowed = window.count <= points;
+    if (!allowed) window.count -= 1; // a refusal consumes nothing
     return {
       allowed,
       report: { limit: points, remaining: Math.max(0, points - window.count), resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)), windowSeconds },
@@ -55,7 +57,7 @@ class LocalFailureCounters {
 @Injectable()
 export class ApiRequestGuard implements CanActivate {
   private readonly logger = new Logger(ApiRequestGuard.name);
-  private readonly localFailures = new LocalFailureCounters();
+  private readonly local = new LocalCounters();
 
   constructor(
     private readonly reflector: Reflector,
@@ -135,7 +137,7 @@ export class ApiRequestGuard implements CanActivate {
    * key quota), its per-key minute limit (429 `rate_limit_exceeded`, `limit_type` `per_key`), then the
    * key's hourly quota (429 `rate_limit_exceeded`; `RateLimit-*` headers on every response): all three
    * counters in ONE Redis round trip (RateLimits.consumeAll), a refused one consuming nothing. With
-   * Redis unreachable the request is allowed (documented fail-open of quotas).
+   * Redis unreachable the same counters are kept in this process (fail closed per process).
    */
   private async consumeLimits(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
     const handler = context.getHandler();
@@ -153,8 +155,8 @@ export class ApiRequestGuard implements CanActivate {
     try {
       outcomes = await this.limits.consumeAll(checks);
     } catch (error) {
-      this.logger.warn({ err: error }, 'Quota store unavailable; request allowed');
-      return;
+      this.warnOnce(error, 'Quota store unavailable; limits counted in this process');
+      outcomes = this.consumeLocally(checks);
     }
     const now = this.clock.now();
     outcomes.forEach((outcome, index) => {
@@ -206,13 +208,34 @@ export class ApiRequestGuard implements CanActivate {
     throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
   }
 
+  /** {@link RateLimits.consumeAll}'s contract on this process's counters: in order, stopping at the first refusal. */
+  private consumeLocally(checks: LimitCheck[]): LimitOutcome[] {
+    const now = Date.now();
+    const outcomes: LimitOutcome[] = [];
+    for (const check of checks) {
+      const outcome = this.local.consume(`${check.name}:${check.windowSeconds}:${check.subject}`, check.points, check.windowSeconds, now);
+      outcomes.push(outcome);
+      if (!outcome.allowed) break;
+    }
+    return outcomes;
+  }
+
+  private lastWarning = 0;
+
+  /** A warning at most once a minute (an outage must not flood the logs at the request rate). */
+  private warnOnce(error: unknown, message: string): void {
+    if (Date.now() - this.lastWarning < 60_000) return;
+    this.lastWarning = Date.now();
+    this.logger.warn({ err: error }, message);
+  }
+
   /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
   private async countFailure(name: string, ip: string, points: number): Promise<LimitOutcome> {
     try {
       return await this.limits.consume(name, ip, points, BRUTE_FORCE_WINDOW_SECONDS);
     } catch (error) {
-      this.logger.warn({ err: error }, 'Failure counter store unavailable; counting in process');
-      return this.localFailures.consume(`${name}:${ip}`, points, BRUTE_FORCE_WINDOW_SECONDS, Date.now());
+      this.warnOnce(error, 'Failure counter store unavailable; counting in process');
+      return this.local.consume(`${name}:${ip}`, points, BRUTE_FORCE_WINDOW_SECONDS, Date.now());
     }
   }
 
