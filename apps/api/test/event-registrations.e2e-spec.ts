@@ -323,5 +323,17 @@ describe('POST /v1/event-registrations', () => {
       expect(empty.status).toBe(400);
       expect((await registrations(contact.id))[0].status).toBe('registered');
     });
+
+    it.each([
+      [{ status: null }, 'status'],
+      [{ opted_out: null }, 'opted_out'],
+    ])('a null member %o answers 400 validation_error on its field, never a 500 (issue 12 item 5); nothing changes', async (body, field) => {
+      const contact = await person();
+      const registration = expectStatus(await register(api, key, { contact_id: contact.id, event_slug: 'salon-2027' }), 201).body.data;
+      const response = await updateRegistration(api, account, registration.id, body);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'validation_error', details: [expect.objectContaining({ field })] });
+      expect((await registrations(contact.id))[0]).toMatchObject({ status: 'registered', opted_out_at: null });
+    });
   });
 });

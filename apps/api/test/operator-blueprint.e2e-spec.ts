@@ -347,6 +347,26 @@ describe('POST /admin/v1/accounts: pipelines and senders of a blueprint (operato
       expect(await blueprintCounts(api)).toEqual(before);
     });
 
+    it.each(['pipelines', 'systems', 'team_members', 'api_keys', 'calendars', 'events', 'conversations', 'senders', 'custom_fields', 'automations'])(
+      'an array inside the array %s answers 400 validation_error invalid_type at [0], never a 500 (issue 12 item 4); nothing written',
+      async (member) => {
+        const before = await blueprintCounts(api);
+        const response = await post(JSON.stringify({ name: 'X', [member]: [[]] }));
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ code: 'validation_error', details: [expect.objectContaining({ field: `${member}[0]`, reason: 'invalid_type' })] });
+        expect(await blueprintCounts(api)).toEqual(before);
+      },
+    );
+
+    it('an array inside events[].editions answers 400 validation_error at its path (issue 12 item 4)', async () => {
+      const before = await blueprintCounts(api);
+      const event = { slug: 'salon-2027', name: 'Salon', languages: ['fr'], editions: [[]] };
+      const response = await post(JSON.stringify({ name: 'X', events: [event] }));
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'validation_error', details: expect.arrayContaining([expect.objectContaining({ field: 'events[0].editions[0]', reason: 'invalid_type' })]) });
+      expect(await blueprintCounts(api)).toEqual(before);
+    });
+
     it('refuses a body without Content-Type with 415', async () => {
       const before = await blueprintCounts(api);
       const response = await post(JSON.stringify({ name: 'X' }), {});

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { FieldViolation, ValidationFailedError } from '@leadflow/shared-kernel';
 
 /** class-validator constraint names → the spec's `details[].reason` values. */
@@ -74,8 +75,40 @@ class LeadflowValidationPipe extends ValidationPipe {
     if (wholeBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new ValidationFailedError([NOT_AN_OBJECT]);
     }
-    return super.transform(value, metadata);
+    const transformed = await super.transform(value, metadata);
+    if (wholeBody && transformed !== null && typeof transformed === 'object') {
+      const violations = nestedShapeViolations(transformed as object, '');
+      if (violations.length > 0) throw new ValidationFailedError(violations);
+    }
+    return transformed;
   }
+}
+
+/**
+ * class-validator's `@ValidateNested({ each: true })` walks an array element that is itself an array
+ * (`"pipelines": [[]]`) as a list of nothing, and lets it through to the handler (a 500, issue 12 item 4).
+ * One rule for every DTO: each value under a nested-validation property must be an object (each element
+ * when `each`), else 400 `validation_error`, reason `invalid_type`, at its path; objects are walked down.
+ */
+function nestedShapeViolations(instance: object, path: string): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const nested = getMetadataStorage()
+    .getTargetValidationMetadatas(instance.constructor, '', true, false)
+    .filter((meta) => meta.type === ValidationTypes.NESTED_VALIDATION);
+  for (const meta of nested) {
+    const value = (instance as Record<string, unknown>)[meta.propertyName];
+    if (value === undefined || value === null) continue;
+    const field = path ? `${path}.${meta.propertyName}` : meta.propertyName;
+    const elements: [unknown, string][] = meta.each && Array.isArray(value) ? value.map((element, index) => [element, `${field}[${index}]`]) : [[value, field]];
+    for (const [element, elementPath] of elements) {
+      if (element === null || typeof element !== 'object' || Array.isArray(element)) {
+        violations.push({ field: elementPath, reason: 'invalid_type', message: `${elementPath} must be an object.` });
+      } else {
+        violations.push(...nestedShapeViolations(element, elementPath));
+      }
+    }
+  }
+  return violations;
 }
 
 /**

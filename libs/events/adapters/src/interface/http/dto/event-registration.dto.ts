@@ -1,4 +1,7 @@
-import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
+
+/** Optional, but not nullable: `null` is validated (and refused) like any other value; only an absent member is skipped. */
+const IsAbsentOr = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /** Body of POST /v1/event-registrations; "exactly one of event_id / event_slug" is checked by the controller. */
 export class EventRegistrationDto {
@@ -14,7 +17,7 @@ export class EventRegistrationDto {
 /** Body of PATCH /admin/v1/accounts/{account_id}/event-registrations/{registration_id}: at least one member. */
 export class UpdateEventRegistrationDto {
   /** `declined`: the person said they will not attend; `registered` again. */
-  @IsString() @IsIn(['registered', 'declined']) @IsOptional() status?: 'registered' | 'declined';
+  @IsString() @IsIn(['registered', 'declined']) @IsAbsentOr() status?: 'registered' | 'declined';
   /** True: no more messages about this registration (kept by later registrations). */
-  @IsBoolean() @IsOptional() opted_out?: boolean;
+  @IsBoolean() @IsAbsentOr() opted_out?: boolean;
 }
