@@ -3,14 +3,20 @@ import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fasti
 import { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { Clock } from '@leadflow/shared-kernel';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { Clock, DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
 import { sendError, toDomainError } from './error-envelope.filter';
+import { renderDomainError } from './error-envelope';
 import { BODY_LIMIT_BYTES, LEGACY_DEPRECATED_AT, LEGACY_SUNSET, SERVICE_VERSION } from './http-contract.constants';
 import { UsageRecorder } from './usage-recorder.port';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Longest request target (path and query string) served, in characters: longer ones answer 414 `uri_too_long`. */
+export const MAX_URL_LENGTH = 8192;
+/** Node's limit on the request line and headers together (bytes): beyond, 431 on a closed connection. */
+const MAX_HEADER_BYTES = 16 * 1024;
 const LEGACY_FLAG = Symbol('leadflow.legacy');
 
 /**
@@ -43,11 +49,43 @@ export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | '
       }
       return url;
     },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, config.publicBaseUrl),
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       request.leadflow ??= {};
       sendError(reply, request, toDomainError(error, logger, request), config.publicBaseUrl);
     },
   };
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (issue 12, item 6): the request line and
+ * headers over 16 KiB (`HPE_HEADER_OVERFLOW`: 431 `request_header_fields_too_large`) or malformed HTTP
+ * (400 `invalid_request`), answered with the error envelope and `Connection: close`, since the parser
+ * cannot resume on that connection: a client reconnects instead of finding its next request reset.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket, publicBaseUrl: string): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return;
+  const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+  const domain = overflow
+    ? new DomainError('request_header_fields_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes (the URL may be at most ${MAX_URL_LENGTH} characters).`, {
+        max_bytes: MAX_HEADER_BYTES,
+      })
+    : new DomainError('invalid_request', 'The request is not valid HTTP/1.1.', { field: '', reason: 'malformed_request' });
+  const requestId = randomUUID();
+  const rendered = renderDomainError(domain, requestId, publicBaseUrl);
+  const body = JSON.stringify(rendered.body);
+  socket.end(
+    [
+      `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? 'Error'}`,
+      'Connection: close',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-ID: ${requestId}`,
+      `Service-Version: ${SERVICE_VERSION}`,
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }
 
 /** A route Fastify serves, as registered (`:param` placeholders, HEAD twins left out). */
@@ -132,6 +170,10 @@ export function installHttpContract(app: NestFastifyApplication): void {
     void reply.header('X-Request-ID', String(request.id));
     void reply.header('Service-Version', SERVICE_VERSION);
     screenContentType(request);
+    if (request.url.length > MAX_URL_LENGTH) {
+      sendError(reply, request, new DomainError('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters.`, { max_length: MAX_URL_LENGTH }), config.publicBaseUrl);
+      return reply;
+    }
     if ((request.raw as IncomingMessage & { [LEGACY_FLAG]?: boolean })[LEGACY_FLAG]) {
       request.leadflow.legacy = true;
       const successor = `${config.publicBaseUrl}${request.url}`;
