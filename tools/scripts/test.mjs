@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// `npm test`: type-check the whole workspace, lint it (module boundaries included), then run every unit, integration and end-to-end test
-// (root jest.config.js) against real PostgreSQL and Redis. Exits non-zero on any failure.
+// `npm test`: make sure Debian's chromium is installed for the browser tests (installed with apt-get when
+// missing and allowed, see ensure-chromium.mjs), type-check the whole workspace, lint it (module
+// boundaries included), check the OpenAPI documents' fr/en parity, then run every unit, integration and
+// end-to-end test (root jest.config.js) against real PostgreSQL and Redis. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const run = (command, args) => {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
+if (!ensureChromium()) process.exit(1);
 run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('npx', ['eslint', '.']);
 run('node', ['tools/scripts/check-openapi-parity.mjs']);

@@ -72,3 +72,34 @@ describe('over-long URLs', () => {
     fresh.socket.destroy();
   });
 });
+
+/** Security headers (issue 12, item 9): on every answer, and `Cache-Control: no-store` on API answers. */
+describe('security headers', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.start();
+  });
+  afterAll(() => api.close());
+
+  it('an answer carrying a raw API key has X-Content-Type-Options nosniff and Cache-Control no-store', async () => {
+    const response = await api.admin('POST', '/accounts', { name: 'Toitures Lévesque', api_keys: [{ name: 'full', preset: 'full_integration' }] });
+    expect(response.status).toBe(201);
+    expect(response.body.api_keys.full.key).toMatch(/^lf_live_/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-frame-options']).toBeDefined();
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it.each(['/v1/me', '/v1/contacts/not-a-uuid', '/admin/v1/accounts/x'])('errors carry them too (%s)', async (path) => {
+    const response = await api.request({ path, token: 'lf_live_AAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('/health has nosniff as well', async () => {
+    const response = await api.request({ path: '/health' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+});

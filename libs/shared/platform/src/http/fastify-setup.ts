@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import helmet from '@fastify/helmet';
 import { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -135,6 +136,15 @@ export function installHttpContract(app: NestFastifyApplication): void {
     }
   });
 
+  // Security headers on every response (issue 12, item 9), from helmet: nosniff, frame and referrer
+  // policies, a CSP that lets the quote page's inline style through and does not force https (the api may
+  // be served over plain http behind a terminating proxy), no HSTS unless the operator's proxy adds it.
+  void fastify.register(helmet, {
+    global: true,
+    hsts: false,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
@@ -169,6 +179,8 @@ export function installHttpContract(app: NestFastifyApplication): void {
     request.leadflow = { startedAt: process.hrtime.bigint(), receivedAt: clock.now() };
     void reply.header('X-Request-ID', String(request.id));
     void reply.header('Service-Version', SERVICE_VERSION);
+    // API answers (keys, webhook secrets, personal data) are never stored by a cache.
+    if (request.url.startsWith('/v1') || request.url.startsWith('/admin') || request.url.startsWith('/api/')) void reply.header('Cache-Control', 'no-store');
     screenContentType(request);
     if (request.url.length > MAX_URL_LENGTH) {
       sendError(reply, request, new DomainError('uri_too_long', `The URL is longer than ${MAX_URL_LENGTH} characters.`, { max_length: MAX_URL_LENGTH }), config.publicBaseUrl);
