@@ -4,6 +4,7 @@ import type { FieldViolation } from '@leadflow/shared-kernel';
  * Characters PostgreSQL cannot store: NUL (refused by `text` and `jsonb`) and unpaired UTF-16 surrogates
  * (refused by `jsonb`, and not valid Unicode).
  */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this rule looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** At most this many violations are reported for one request. */
