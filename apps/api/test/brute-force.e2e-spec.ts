@@ -1,36 +1,5 @@
-import { createServer, connect, Server, Socket } from 'node:net';
-import { TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
+import { redisProxy, RedisProxy, TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
 import { TestApi } from './support/test-api';
-
-/** A TCP proxy to the real Redis that the test can cut ("Redis is down") and restore. */
-async function redisProxy(redisUrl: string): Promise<{ url: string; cut(): Promise<void> }> {
-  const target = new URL(redisUrl);
-  const sockets = new Set<Socket>();
-  let accepting = true;
-  const server: Server = createServer((client) => {
-    if (!accepting) return client.destroy();
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const url = new URL(redisUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return {
-    url: url.toString(),
-    cut: async () => {
-      accepting = false;
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 /**
  * Brute-force limits (issue 12, items 7 and 8): wrong API keys (30 per 10 minutes per address) and wrong
@@ -68,14 +37,14 @@ describe('brute-force limits', () => {
 
   describe('with Redis down (fail closed)', () => {
     let api: TestApi;
-    let proxy: Awaited<ReturnType<typeof redisProxy>>;
+    let proxy: RedisProxy;
     let smallQuotaKey: string;
     beforeAll(async () => {
       proxy = await redisProxy(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0');
       api = await TestApi.start({ REDIS_URL: proxy.url });
       const account = await api.provision({ api_keys: [{ name: 'small', preset: 'full_integration', per_hour: 3 }] });
       smallQuotaKey = account.api_keys.small.key;
-      await proxy.cut();
+      await proxy.close();
     });
 
     it("the key's hourly quota still holds while Redis is unreachable (counted in the process): the 4th request of a 3-per-hour key answers 429", async () => {

@@ -1,4 +1,4 @@
-import { createServer, Server, Socket, connect } from 'node:net';
+import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -21,7 +21,7 @@ import {
   QueueModule,
   TransactionHost,
 } from '@leadflow/shared-platform';
-import { createTestServices, TestServices } from '@leadflow/shared-testing';
+import { createTestServices, redisProxy, TestServices } from '@leadflow/shared-testing';
 
 /** ARCHITECTURE › Writes, events and the worker: the worker's outbox relay (libs/shared/platform/src/outbox) against real PostgreSQL and Redis. */
 
@@ -46,28 +46,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** "Redis is back": a TCP proxy on `port` to the real Redis. */
-async function redisProxy(port: number, redisUrl: string): Promise<{ close(): Promise<void> }> {
-  const target = new URL(redisUrl);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 describe('Outbox relay', () => {
@@ -238,7 +216,7 @@ describe('Outbox relay', () => {
     expect((await row(pending.id))?.relayed_at).toBeNull();
     expect(await queue.getJob(pending.id)).toBeUndefined();
 
-    const proxy = await redisProxy(port, services.redisUrl);
+    const proxy = await redisProxy(services.redisUrl, port);
     try {
       await waitFor(async () => (await row(pending.id))?.relayed_at != null, 20_000, 'relay after Redis came back');
       expect((await queue.getJob(pending.id))?.data).toMatchObject({ id: pending.id, payload: { contact_id: 'c-2' } });

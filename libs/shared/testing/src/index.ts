@@ -1,2 +1,3 @@
 export * from './test-services';
 export * from './smtp-sink';
+export * from './redis-proxy';
