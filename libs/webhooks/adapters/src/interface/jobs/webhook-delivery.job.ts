@@ -16,7 +16,7 @@ const DAY_SECONDS = 24 * 60 * 60;
 
 /**
  * Options of the job of attempt `attempt` of a delivery: `jobId` `<deliveryId>.<attempt>` (scheduling the
- * same attempt twice leaves one job while it is kept; the sweeper adds a suffix), `delay` until
+ * same attempt twice leaves one job while it is kept; the sweeper adds `.m<minute>`), `delay` until
  * `next_attempt_at`. The job's own BullMQ retries (3, 1 s exponential) cover only database or Redis
  * trouble while recording; HTTP failures are recorded and rescheduled by the delivery itself.
  */
