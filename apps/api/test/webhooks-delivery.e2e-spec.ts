@@ -143,6 +143,20 @@ describe('Webhook deliveries (real worker, HTTPS receiver on loopback)', () => {
     expect(await attemptsOf(delivery.id)).toEqual([{ attempt: 1, status: 'succeeded', response_status: 200, error: null, next_attempt_at: null }]);
   });
 
+  it('a subscription created after the worker cached the account\'s subscriptions (none) receives the next event: creation invalidates the fan-out cache', async () => {
+    const account = await api.provision(webhooksBlueprint());
+    const first = await createContact(api, tokenOf(account), { email: 'avant@example.com', first_name: 'Avant' });
+    await waitFor(() => sql.query<any>(`SELECT relayed_at FROM platform.outbox WHERE account_id = $1 AND type = 'contact_created'`, [account.account_id]), (rows) => rows.length === 1 && rows[0].relayed_at !== null, 'first event relayed');
+    await pause(300); // fanned out to no subscription: the worker now caches "none" for the account
+    expect(first.id).toBeDefined();
+    await subscribe(account, '/after-cache', ['contact_created']);
+    await createContact(api, tokenOf(account), { email: 'apres@example.com', first_name: 'Après' });
+    const deliveries = await settled(account, 1);
+    expect(deliveries).toHaveLength(1);
+    expect(receiver.at('/after-cache')).toHaveLength(1);
+    expect(receiver.at('/after-cache')[0].body.data.contact.email).toBe('apres@example.com');
+  });
+
   it('fans out to every matching subscription of the account only ("*" or the name), never internal event types, never another account\'s subscriptions', async () => {
     const account = await api.provision(webhooksBlueprint());
     const stranger = await api.provision(webhooksBlueprint());

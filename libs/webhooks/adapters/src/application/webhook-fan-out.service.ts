@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, IntegrationEvent, newId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, AccountScopedCache, TransactionHost } from '@leadflow/shared-platform';
 import { isWebhookEventName } from '@leadflow/webhooks-contracts';
 import { contactIdOf, storedBody } from './webhook-payload';
 
@@ -17,22 +17,30 @@ export interface ScheduledDelivery {
  * event is now "recorded for samples" because a subscription listens to it). Both in one transaction.
  * Returns the deliveries still waiting for their first attempt (new ones, or ones of a replayed event),
  * which the caller schedules after the commit. Internal event types are never delivered.
+ *
+ * The account's subscriptions are read through a per-account cache (topic `config`, 30 s), invalidated
+ * after commit when a subscription is created or deleted: an event nobody listens to costs no SQL.
  */
 @Injectable()
 export class WebhookFanOutService {
+  private readonly subscriptionsOf: AccountScopedCache<{ id: string; all_events: boolean; events: string[] }[]>;
+
   constructor(
     private readonly transactions: TransactionHost,
     private readonly clock: Clock,
-  ) {}
+    invalidation: AccountCacheInvalidation,
+  ) {
+    this.subscriptionsOf = new AccountScopedCache(invalidation, { topic: 'config', max: 20_000, ttlMs: 30_000 });
+  }
 
   async fanOut(event: IntegrationEvent): Promise<ScheduledDelivery[]> {
     if (!isWebhookEventName(event.type)) return [];
+    const all = await this.subscriptionsOf.get(event.accountId, 'webhook-subscriptions', () =>
+      this.transactions.manager.query(`SELECT id, all_events, events FROM webhooks.subscriptions WHERE account_id = $1 ORDER BY created_at, id`, [event.accountId]),
+    );
+    const subscriptions = all.filter((subscription) => subscription.all_events || (subscription.events ?? []).includes(event.type));
+    if (subscriptions.length === 0) return [];
     return this.transactions.run(async (manager) => {
-      const subscriptions: { id: string }[] = await manager.query(
-        `SELECT id FROM webhooks.subscriptions WHERE account_id = $1 AND (all_events OR $2 = ANY(events)) ORDER BY created_at, id`,
-        [event.accountId, event.type],
-      );
-      if (subscriptions.length === 0) return [];
       const body = storedBody(event.type, event.occurredAt, event.payload, event.actor);
       const now = this.clock.now();
       await manager.query(

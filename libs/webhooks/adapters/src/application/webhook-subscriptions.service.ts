@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Actor, AccountId, Clock, newId, Page, unpaginated, ValidationFailedError } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, ActivityLogWriter, TransactionHost } from '@leadflow/shared-platform';
 import {
   InvalidWebhookTargetError,
   MAX_SUBSCRIPTIONS_PER_ACCOUNT,
@@ -52,6 +52,7 @@ export class WebhookSubscriptionsService {
     private readonly guard: TargetGuard,
     private readonly activity: ActivityLogWriter,
     private readonly clock: Clock,
+    private readonly invalidation: AccountCacheInvalidation,
   ) {}
 
   /**
@@ -85,6 +86,7 @@ export class WebhookSubscriptionsService {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.subscriptions:' || $1::text, 0))`, [accountId]);
       const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM webhooks.subscriptions WHERE account_id = $1`, [accountId]);
       if (count >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) throw new SubscriptionLimitReachedError();
+      await this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId)); // the fan-out's cache
       await manager.query(
         `INSERT INTO webhooks.subscriptions (id, account_id, api_key_id, url, all_events, events, secret_ciphertext, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -121,6 +123,7 @@ export class WebhookSubscriptionsService {
         ),
       );
       if (deleted.length === 0) throw new WebhookSubscriptionNotFoundError();
+      await this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId)); // the fan-out's cache
       const now = this.clock.now();
       await manager.query(
         `UPDATE webhooks.deliveries SET status = 'failed', last_error = 'subscription_deleted', next_attempt_at = NULL, updated_at = $3

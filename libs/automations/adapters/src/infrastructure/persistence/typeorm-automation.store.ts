@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountCacheInvalidation, AccountScopedCache, TransactionHost } from '@leadflow/shared-platform';
 import {
   AutomationRecordState,
   AutomationStore,
@@ -78,12 +78,20 @@ const RESUME_TOLERANCE = `interval '2 seconds'`;
 
 /**
  * {@link AutomationStore} in the `automations` schema with SQL through the current unit of work.
- * Leases and resume times use `clock_timestamp()` (one clock for every worker).
+ * Leases and resume times use `clock_timestamp()` (one clock for every worker). The automations a
+ * trigger starts are read through a per-account cache (topic `config`, 30 s), invalidated after commit
+ * whenever automations are written, so the worker does not query them for every contact event.
  */
 @Injectable()
 export class TypeOrmAutomationStore extends AutomationStore {
-  constructor(private readonly transactions: TransactionHost) {
+  private readonly triggered: AccountScopedCache<AutomationRecordState[]>;
+
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly invalidation: AccountCacheInvalidation,
+  ) {
     super();
+    this.triggered = new AccountScopedCache(invalidation, { topic: 'config', max: 20_000, ttlMs: 30_000 });
   }
 
   /** Rows of a statement (TypeORM answers `[rows, affected]` for UPDATE/DELETE … RETURNING on PostgreSQL). */
@@ -94,6 +102,9 @@ export class TypeOrmAutomationStore extends AutomationStore {
   }
 
   async insertAutomations(rows: readonly AutomationRecordState[]): Promise<void> {
+    for (const accountId of new Set(rows.map((row) => row.accountId))) {
+      await this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId));
+    }
     for (const row of rows) {
       await this.query(
         `INSERT INTO automations.automations (id, account_id, name, is_active, is_published, allow_concurrent_runs, trigger_type, trigger, steps, archived_at, created_at, updated_at)
@@ -113,6 +124,11 @@ export class TypeOrmAutomationStore extends AutomationStore {
   }
 
   async findTriggered(accountId: AccountId, type: StoredTrigger['type'], event?: string): Promise<AutomationRecordState[]> {
+    if (this.transactions.inTransaction) return this.loadTriggered(accountId, type, event);
+    return this.triggered.get(accountId, `${type}\u0000${event ?? ''}`, () => this.loadTriggered(accountId, type, event));
+  }
+
+  private async loadTriggered(accountId: AccountId, type: StoredTrigger['type'], event?: string): Promise<AutomationRecordState[]> {
     const rows = await this.query<AutomationRow>(
       `SELECT * FROM automations.automations
         WHERE account_id = $1 AND trigger_type = $2 AND archived_at IS NULL AND is_active AND is_published
