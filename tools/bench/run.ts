@@ -6,6 +6,7 @@ import { BASELINE_DATABASE, BenchConfig, readBenchConfig } from './config';
 import { startBaselineThread, RunningBaseline } from './baseline-worker';
 import { errorCode, failedScenario, LoadSettings, runScenario, ScenarioResult, send } from './load-runner';
 import { BenchReport, formatTable, localIsoDate, withRatios, writeReport } from './report';
+import { settle } from './settle';
 import {
   apiReadScenarios,
   apiScenarios,
@@ -135,7 +136,18 @@ async function main(): Promise<void> {
   }
 }
 
+/** The api's database and Redis prefix, to wait for the worker between scenarios (see settle.ts). */
+const apiState = {
+  databaseUrl: process.env.BENCH_API_DATABASE_URL ?? process.env.DATABASE_URL ?? null,
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+  redisPrefix: process.env.BENCH_API_REDIS_PREFIX ?? process.env.REDIS_PREFIX ?? null,
+};
+
 async function measure(scenario: Scenario, settings: LoadSettings): Promise<ScenarioResult> {
+  if (scenario.target === 'api') {
+    const waited = await settle(apiState.databaseUrl, apiState.redisUrl, apiState.redisPrefix);
+    if (waited !== null && waited > 0.5) say(`waited ${waited} s for the worker to drain the previous scenario's events`);
+  }
   await new Promise((resolve) => setTimeout(resolve, PAUSE_BETWEEN_SCENARIOS_MS));
   say(`${scenario.name}: ${scenario.method} ${scenario.path} ...`);
   const result = await runScenario(scenario, settings);
