@@ -5,22 +5,13 @@ import { AccountCacheInvalidation, AccountScopedCache, TransactionHost } from '@
 import { ListSystemsQuery, ListTeamMembersQuery, SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { ListPipelinesQuery, ListStagesQuery } from '@leadflow/pipeline-contracts';
 import { ContactsRepository, CustomFieldDefinition, LeadCaptureSettings, PipelineDirectory, TagState } from '@leadflow/contacts-core';
+import { TAG_COLUMNS, TagRow, tagRowToState } from '../persistence/contact.mapper';
 
 /** Most entries kept per process, every account together (least recently used evicted first). */
 const MAX_ENTRIES = 5000;
 /** Entry lifetime, a last safety net behind the invalidations (milliseconds). */
 const TTL_MS = 30_000;
 
-interface TagRow {
-  id: string;
-  name: string;
-  color: string;
-  description: string | null;
-  category: string | null;
-  system_key: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /**
  * {@link LeadCaptureSettings} for the api app (issue 11, item 3): a per-account in-process cache
@@ -76,20 +67,10 @@ export class CachedLeadCaptureSettings extends LeadCaptureSettings {
     if (wanted.length === 0) return Promise.resolve([]);
     return this.read(accountId, `tags:${JSON.stringify(wanted)}`, async () => {
       const rows: TagRow[] = await this.transactions.manager.query(
-        `SELECT id, name, color, description, category, system_key, created_at, updated_at
-           FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`,
+        `SELECT ${TAG_COLUMNS} FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`,
         [accountId, wanted],
       );
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        color: row.color,
-        description: row.description,
-        category: row.category,
-        systemKey: row.system_key,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      }));
+      return rows.map(tagRowToState);
     });
   }
 

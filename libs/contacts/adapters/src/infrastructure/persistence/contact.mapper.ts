@@ -156,6 +156,35 @@ export const ContactSql = {
   },
 };
 
+/** A `contacts.tags` row as raw SQL reads it with {@link TAG_COLUMNS}. */
+export interface TagRow {
+  id: string;
+  name: string;
+  color: string;
+  description: string | null;
+  category: string | null;
+  system_key: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Select list of a tag row. */
+export const TAG_COLUMNS = 'id, name, color, description, category, system_key, created_at, updated_at';
+
+/** A {@link TagRow} → tag state. */
+export function tagRowToState(row: TagRow): TagState {
+  return {
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    description: row.description,
+    category: row.category,
+    systemKey: row.system_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
 /** The PostgreSQL unique-violation (23505) behind a TypeORM error, or null. */
 export function uniqueViolation(error: unknown): { constraint?: string; detail?: string } | null {
   const driver = ((error as { driverError?: unknown })?.driverError ?? error) as { code?: string; constraint?: string; detail?: string } | null;

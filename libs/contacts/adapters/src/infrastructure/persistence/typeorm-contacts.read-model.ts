@@ -4,8 +4,8 @@ import { AccountId, isUuid, Page } from '@leadflow/shared-kernel';
 import { toPage, TransactionHost } from '@leadflow/shared-platform';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage, toContactView, toDefinitionView, toTagView } from '@leadflow/contacts-core';
-import { ContactMapper } from './contact.mapper';
-import { ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
+import { ContactMapper, ContactSql } from './contact.mapper';
+import { CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
 import { encodeNameCursor } from './name-cursor';
 
 /** Up to this many matching contacts the list's `total_count` is exact; beyond, the planner's estimate. */
@@ -13,21 +13,8 @@ export const EXACT_COUNT_CAP = 1_000;
 /** How long a list filter known to match more than the cap keeps its estimate (milliseconds). */
 const ESTIMATE_TTL_MS = 30_000;
 
-/** `contacts.contacts` columns read as {@link ContactRecord} properties (`date` as `YYYY-MM-DD` text, as TypeORM gives it). */
-const CONTACT_SELECT = (
-  [
-    ['id', 'id'], ['account_id', 'accountId'], ['first_name', 'firstName'], ['last_name', 'lastName'], ['email', 'email'],
-    ['phone', 'phone'], ['company', 'company'], ['deal_value_cents', 'dealValueCents'], ['custom_fields', 'customFields'],
-    ['is_priority', 'isPriority'], ['notes', 'notes'], ['source', 'source'], ['system_id', 'systemId'], ['pipeline_id', 'pipelineId'],
-    ['stage_id', 'stageId'], ['sales_rep_id', 'salesRepId'], ['attribution', 'attribution'], ['address', 'address'],
-    ['postal_code', 'postalCode'], ['address_place_id', 'addressPlaceId'], ['street', 'street'], ['city', 'city'], ['sector', 'sector'],
-    ['province', 'province'], ['country', 'country'], ['source_label', 'sourceLabel'], ['expected_close_date::text', 'expectedCloseDate'],
-    ['archived_at', 'archivedAt'], ['merged_into_id', 'mergedIntoId'], ['merged_at', 'mergedAt'], ['disqualified_at', 'disqualifiedAt'],
-    ['created_at', 'createdAt'], ['updated_at', 'updatedAt'],
-  ] as const satisfies ReadonlyArray<readonly [string, keyof ContactRecord]>
-)
-  .map(([column, property]) => `c.${column} AS "${property}"`)
-  .join(', ');
+/** Select list of a contact row (alias `c`), shared with lead capture's SQL. */
+const CONTACT_SELECT = ContactSql.selectColumns('c');
 
 /** A search word as a literal ILIKE pattern (`%`, `_` and `\` escaped). */
 function containsPattern(word: string): string {
@@ -84,9 +71,9 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
       `SELECT ${CONTACT_SELECT}${counted} FROM contacts.contacts c WHERE ${page.join(' AND ')}
         ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length}`,
       params,
-    )) as (ContactRecord & { __total?: number })[];
+    )) as (Record<string, unknown> & { __total?: number })[];
     const total = await this.totalCount(estimateKey, estimate, rows[0]?.__total, matching, filterParams);
-    const result = toPage(rows, filter.page, total, ContactMapper.toState);
+    const result = toPage(rows.map(ContactSql.toState), filter.page, total, (state) => state);
     const tags = filter.expandTags ? await this.tagsByContact(accountId, result.data.map((contact) => contact.id)) : null;
     return {
       data: result.data.map((state) => toContactView(state, tags ? tags.get(state.id) ?? [] : undefined)),
@@ -128,9 +115,10 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
     const [row] = (await this.manager.query(
       `SELECT ${CONTACT_SELECT} FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2 AND c.merged_into_id IS NULL`,
       [accountId, contactId],
-    )) as ContactRecord[];
+    )) as Record<string, unknown>[];
     if (!row) return null;
-    return toContactView(ContactMapper.toState(row), options.expandTags ? await this.tagsOfContact(accountId, row.id) : undefined);
+    const state = ContactSql.toState(row);
+    return toContactView(state, options.expandTags ? await this.tagsOfContact(accountId, state.id) : undefined);
   }
 
   async tagsOfContact(accountId: AccountId, contactId: string): Promise<TagView[]> {

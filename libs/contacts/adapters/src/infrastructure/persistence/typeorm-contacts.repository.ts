@@ -15,7 +15,7 @@ import {
   TagNameTakenError,
   TagState,
 } from '@leadflow/contacts-core';
-import { ContactMapper, ContactSql, SqlParameters, uniqueViolation } from './contact.mapper';
+import { ContactMapper, ContactSql, SqlParameters, TAG_COLUMNS, TagRow, tagRowToState, uniqueViolation } from './contact.mapper';
 import { ContactNoteRecord, ContactRecord, CustomFieldDefinitionRecord, TagRecord } from './contacts.records';
 
 /** Longest merge chain followed (chains are acyclic by construction; this only bounds a corrupted one). */
@@ -32,32 +32,6 @@ function kindOfViolation(detail: string | undefined): IdentityKind {
 export function identityViolation(error: unknown): unknown {
   const violation = uniqueViolation(error);
   return violation && (violation.constraint ?? '').startsWith('contact_identities') ? new IdentityTakenError(kindOfViolation(violation.detail)) : error;
-}
-
-interface TagRow {
-  id: string;
-  name: string;
-  color: string;
-  description: string | null;
-  category: string | null;
-  system_key: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const TAG_COLUMNS = 'id, name, color, description, category, system_key, created_at, updated_at';
-
-function toTag(row: TagRow): TagState {
-  return {
-    id: row.id,
-    name: row.name,
-    color: row.color,
-    description: row.description,
-    category: row.category,
-    systemKey: row.system_key,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 /**
@@ -263,14 +237,14 @@ export class TypeOrmContactsRepository extends ContactsRepository {
        SELECT ${TAG_COLUMNS}, false AS inserted FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`,
       [accountId, wanted, template.color, at, wanted.map(() => newId())],
     );
-    const byName = new Map(rows.map((row) => [row.name, toTag(row)]));
+    const byName = new Map(rows.map((row) => [row.name, tagRowToState(row)]));
     const unseen = wanted.filter((name) => !byName.has(name));
     if (unseen.length > 0) {
       const late: TagRow[] = await this.manager.query(`SELECT ${TAG_COLUMNS} FROM contacts.tags WHERE account_id = $1 AND name = ANY($2::text[])`, [
         accountId,
         unseen,
       ]);
-      for (const row of late) byName.set(row.name, toTag(row));
+      for (const row of late) byName.set(row.name, tagRowToState(row));
     }
     if (rows.some((row) => row.inserted)) await this.settingsChanged(accountId);
     return wanted.map((name) => byName.get(name)).filter((tag): tag is TagState => tag !== undefined);
