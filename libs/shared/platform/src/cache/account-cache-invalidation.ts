@@ -171,11 +171,6 @@ export class AccountScopedCache<T extends NonNullable<unknown>> {
     this.keysByAccount.clear();
   }
 
-  /** Entries held now (tests and metrics). */
-  get size(): number {
-    return this.entries.size;
-  }
-
   private cached(id: string, load: () => Promise<T | null>, accountOf: (value: T) => string): Promise<T | null> {
     if (!this.invalidation.trusted) return load();
     const hit = this.entries.get(id);
