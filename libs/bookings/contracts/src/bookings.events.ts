@@ -1,4 +1,4 @@
-import type { BookingView } from './bookings.views';
+import type { BookingStatus, BookingView } from './bookings.views';
 
 /**
  * Integration events the bookings context writes to `platform.outbox`. `booking_created` and
@@ -15,4 +15,6 @@ export interface BookingEventPayload extends Record<string, unknown> {
   booking_id: string;
   contact_id: string;
   booking: BookingView;
+  /** `booking_outcome_recorded` only: the status the outcome replaced (`confirmed`, or the other outcome when corrected). */
+  previous_status?: BookingStatus;
 }

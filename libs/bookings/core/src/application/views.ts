@@ -28,14 +28,20 @@ export function toBookingView(booking: BookingState): BookingView {
   };
 }
 
-/** An outbox event about a booking. */
-export function bookingEvent(type: string, booking: BookingState, actor: Actor, now: Date): IntegrationEvent<BookingEventPayload> {
+/** An outbox event about a booking; `extra` adds optional payload members (`previous_status`). */
+export function bookingEvent(
+  type: string,
+  booking: BookingState,
+  actor: Actor,
+  now: Date,
+  extra: Pick<BookingEventPayload, 'previous_status'> = {},
+): IntegrationEvent<BookingEventPayload> {
   return {
     id: newId(),
     type,
     accountId: booking.accountId,
     occurredAt: now,
     actor,
-    payload: { booking_id: booking.id, contact_id: booking.contactId, booking: toBookingView(booking) },
+    payload: { booking_id: booking.id, contact_id: booking.contactId, booking: toBookingView(booking), ...extra },
   };
 }

@@ -106,6 +106,65 @@ describe('CreateBookingHandler (in-memory ports)', () => {
     expect(await refusal(book({ contactId: contact() }))).toEqual({ code: 'business_rule_violation', details: { reason: 'slot_unavailable' } });
   });
 
+  describe('busy host (issue 13, item 1)', () => {
+    it('host_unavailable other_booking: the requested host already has a booking at this very slot of a one-seat calendar, nothing written', async () => {
+      const { book, contact, bookings, journal } = setup();
+      await book({ contactId: contact(), hostId: A });
+      const before = { rows: bookings.rows.length, events: journal.events.length };
+      expect(await refusal(book({ contactId: contact(), hostId: A }))).toEqual({ code: 'business_rule_violation', details: { reason: 'host_unavailable', causes: ['other_booking'] } });
+      expect({ rows: bookings.rows.length, events: journal.events.length }).toEqual(before);
+    });
+
+    it('host_unavailable other_booking: the requested host has a booking overlapping the slot (another start, or another calendar)', async () => {
+      const { book, contact } = setup({ durationMinutes: 60 });
+      await book({ contactId: contact(), hostId: A, startDatetime: '2027-03-02T15:00:00Z' });
+      expect(await refusal(book({ contactId: contact(), hostId: A, startDatetime: '2027-03-02T15:30:00Z' }))).toEqual({
+        code: 'business_rule_violation',
+        details: { reason: 'host_unavailable', causes: ['other_booking'] },
+      });
+      expect((await book({ contactId: contact(), hostId: A, startDatetime: '2027-03-02T16:00:00Z' })).host_id).toBe(A);
+    });
+
+    it('other_booking comes with daily_max when the busy slot also fills the day', async () => {
+      const { book, contact } = setup({ dailyMax: 1 });
+      await book({ contactId: contact(), hostId: A });
+      expect(await refusal(book({ contactId: contact(), hostId: A }))).toEqual({
+        code: 'business_rule_violation',
+        details: { reason: 'host_unavailable', causes: ['other_booking', 'daily_max'] },
+      });
+    });
+
+    it('slot_unavailable: the requested host is free but their group session at this start is full (no causes)', async () => {
+      const { book, contact } = setup({ capacity: 2 });
+      await book({ contactId: contact(), hostId: A });
+      await book({ contactId: contact(), hostId: A });
+      expect(await refusal(book({ contactId: contact(), hostId: A }))).toEqual({ code: 'business_rule_violation', details: { reason: 'slot_unavailable' } });
+      expect((await book({ contactId: contact(), hostId: B })).host_id).toBe(B);
+    });
+
+    it('a group session is joined, not counted as the host\'s other booking', async () => {
+      const { book, contact } = setup({ capacity: 3 });
+      await book({ contactId: contact(), hostId: A });
+      expect((await book({ contactId: contact(), hostId: A })).host_id).toBe(A);
+    });
+
+    it('without host_id, every host busy: slot_unavailable with the union of the hosts\' causes (no host is blamed)', async () => {
+      const { book, contact, external } = setup();
+      await book({ contactId: contact(), hostId: A });
+      external.busy.push({ hostId: B, cause: 'google_busy', start: new Date('2027-03-02T15:00:00Z'), end: new Date('2027-03-02T16:00:00Z') });
+      expect(await refusal(book({ contactId: contact() }))).toEqual({
+        code: 'business_rule_violation',
+        details: { reason: 'slot_unavailable', causes: ['other_booking', 'google_busy'] },
+      });
+    });
+
+    it('without host_id, one host busy: the other host is assigned', async () => {
+      const { book, contact } = setup();
+      await book({ contactId: contact(), hostId: A });
+      expect((await book({ contactId: contact() })).host_id).toBe(B);
+    });
+  });
+
   it('lead_not_qualified unless the contact is in an open stage and not disqualified', async () => {
     const { book, contact, directory } = setup({ requiresQualifiedLead: true });
     directory.stages.set('open', true).set('won', false);

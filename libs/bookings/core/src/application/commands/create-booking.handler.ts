@@ -21,7 +21,7 @@ export type HostUnavailableCause = (typeof HOST_UNAVAILABLE_CAUSES)[number];
 interface HostSlot {
   hostId: string;
   causes: HostUnavailableCause[];
-  /** Seats already taken in this host's session of the calendar at this very start. */
+  /** Seats already taken in this host's group session of the calendar at this very start (always 0 when `capacity` is 1). */
   seatsTaken: number;
 }
 
@@ -47,11 +47,14 @@ const trimmed = (value: string | null | undefined): string | null => {
  * 5. Under transaction-level locks (the contact on the calendar, then the candidate hosts): 409
  *    `duplicate_resource` `already_booked` (`details.existing_booking_id`: the contact's confirmed booking
  *    of the calendar that starts after now); with `host_id`, 422 `host_unavailable` with `details.causes`
- *    (see HOST_UNAVAILABLE_CAUSES) then `slot_unavailable` (the session's `capacity` seats are taken);
- *    without `host_id`, the contact's sales rep when they host the calendar and are available, else a host
- *    whose session at this start still has seats, else the fair rotation (fewest upcoming bookings on the
- *    calendar, then least recently booked, then id); none available: 422 `slot_unavailable` (with the
- *    union of the hosts' `causes` when some were unavailable).
+ *    (see HOST_UNAVAILABLE_CAUSES; any confirmed booking of the host overlapping the slot is
+ *    `other_booking`, except a seat of the host's own group session of this calendar at this very start)
+ *    then `slot_unavailable` (a group session — `capacity` above 1 — whose seats are all taken: the host
+ *    is free, the slot is not); without `host_id`, the contact's sales rep when they host the calendar and
+ *    are available, else a host whose group session at this start still has seats, else the fair rotation
+ *    (fewest upcoming bookings on the calendar, then least recently booked, then id); no host available:
+ *    422 `slot_unavailable` (no host was named, so no host is blamed; `details.causes` = the union of the
+ *    hosts' causes when some were unavailable, absent when only full sessions stood in the way).
  * A guest (no `contact_id`) is found by email or created as a contact (source `booking`) inside the same
  * transaction. Success writes the booking (`confirmed`), the host's calendar event (ExternalCalendarPort),
  * the host's notification email (queued; skipped when the account has no sender), a `booking_created`
@@ -185,7 +188,12 @@ export class CreateBookingHandler implements ICommandHandler<CreateBookingComman
     return (await this.directory.stageIsOpen(accountId, profile.stage_id)) === true;
   }
 
-  /** Causes and seats of each candidate host at `[start, start + duration)`: 3 to 4 indexed queries whatever the number of hosts. */
+  /**
+   * Causes and seats of each candidate host at `[start, start + duration)`: 3 to 4 indexed queries whatever
+   * the number of hosts. A booking of the host overlapping the slot is `other_booking` unless it is a seat
+   * of the host's group session of this calendar at this very start (`capacity` above 1), which the new
+   * booking joins; on a one-seat calendar every overlapping booking, the same slot included, is `other_booking`.
+   */
   private async evaluate(accountId: AccountId, calendar: Calendar, hostIds: readonly string[], start: Date): Promise<HostSlot[]> {
     const end = endOf(calendar, start);
     const common: HostUnavailableCause[] = hoursCauses(calendar, start);
@@ -196,7 +204,7 @@ export class CreateBookingHandler implements ICommandHandler<CreateBookingComman
     const sessions = calendar.dailyMax === null ? new Map<string, number>() : await this.bookings.sessionsPerHost(accountId, calendar.id, hostIds, day.from, day.to);
     return hostIds.map((hostId) => {
       const mine = overlapping.filter((booking) => booking.hostId === hostId);
-      const seats = mine.filter((booking) => booking.calendarId === calendar.id && booking.start.getTime() === start.getTime());
+      const seats = calendar.capacity > 1 ? mine.filter((booking) => booking.calendarId === calendar.id && booking.start.getTime() === start.getTime()) : [];
       const causes = new Set<HostUnavailableCause>(common);
       if (mine.length > seats.length) causes.add('other_booking');
       for (const period of busy) if (period.hostId === hostId) causes.add(period.cause);
@@ -205,14 +213,18 @@ export class CreateBookingHandler implements ICommandHandler<CreateBookingComman
     });
   }
 
-  /** The requested host: honoured or rejected, never replaced. */
+  /** The requested host: honoured or rejected, never replaced (422 `host_unavailable` with causes, then `slot_unavailable` for a full group session). */
   private requested(slot: HostSlot, calendar: Calendar): string {
     if (slot.causes.length > 0) throw new BookingRuleViolationError('host_unavailable', 'The host is not available at this time.', { causes: slot.causes });
     if (slot.seatsTaken >= calendar.capacity) throw new BookingRuleViolationError('slot_unavailable', 'Every seat of this slot is taken.');
     return slot.hostId;
   }
 
-  /** Sales rep, else a host whose session has seats left, else the fair rotation. */
+  /**
+   * Sales rep, else a host whose session has seats left, else the fair rotation. No host available: 422
+   * `slot_unavailable` (not `host_unavailable`: the request named no host, and each host may fail for its
+   * own reasons), with the union of the hosts' causes in `details.causes` when there is any.
+   */
   private async assign(accountId: AccountId, calendar: Calendar, slots: HostSlot[], profile: ContactBookingProfile, now: Date): Promise<string> {
     const available = slots.filter((slot) => slot.causes.length === 0 && slot.seatsTaken < calendar.capacity);
     if (available.length === 0) {

@@ -22,9 +22,10 @@ export class BookingOutcomeDto {
 
 /**
  * `POST /admin/v1/accounts/{account_id}/bookings/{booking_id}/outcome` (operator-api › Further operator
- * endpoints): 200 `{ data: booking }`. Only a confirmed booking whose start has passed takes an outcome:
- * see the bookings context's SetBookingOutcomeCommand (404 `resource_not_found`, 422 reasons
- * `booking_not_confirmed`, `booking_not_started`).
+ * endpoints): 200 `{ data: booking }` for any confirmed booking, whether its start has passed or not; the
+ * same outcome again is 200 without a write, the other outcome corrects the first. Rules and refusals:
+ * the bookings context's SetBookingOutcomeCommand (404 `resource_not_found`, 422 `business_rule_violation`
+ * reason `already_cancelled`).
  */
 @Controller('admin/v1/accounts/:account_id/bookings/:booking_id')
 export class BookingsAdminController {
