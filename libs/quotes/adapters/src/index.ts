@@ -1,8 +1,9 @@
 import { QuotesInit1795324197792 } from './infrastructure/persistence/migrations/1795324197792-quotes-init';
+import { QuotesSubCentUnitPrices1796100000000 } from './infrastructure/persistence/migrations/1796100000000-quotes-sub-cent-unit-prices';
 
 export * from './quotes-http.module';
 export * from './quotes-jobs.module';
 export * from './interface/jobs/expire-quotes.job';
 
 /** Migrations of the `quotes` schema, in order. */
-export const quotesMigrations = [QuotesInit1795324197792];
+export const quotesMigrations = [QuotesInit1795324197792, QuotesSubCentUnitPrices1796100000000];

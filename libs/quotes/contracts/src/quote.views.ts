@@ -1,7 +1,8 @@
 /**
  * Read shape of a quote (public-api-v1 › Quote) and the value sets this service chose where the spec
  * says "not shown". JSON-safe: timestamps are ISO 8601 UTC strings with milliseconds, amounts are CAD
- * dollars with at most two decimals (computed from integer cents), dates are `YYYY-MM-DD`.
+ * dollars with at most two decimals (computed from integer cents; line `unit_price` and `quantity` up to
+ * four, as given), dates are `YYYY-MM-DD`.
  */
 
 /** Every status a quote can have. `paid`: signed and paid in full. */
@@ -53,9 +54,13 @@ export interface QuoteLineItemView {
   description: string;
   /** Up to 4 decimals. */
   quantity: number;
-  /** CAD dollars, or null for a line not priced yet (422 `unpriced_lines` on send). */
+  /** CAD dollars as given, up to 4 decimals (`2.375`), or null for a line not priced yet (422 `unpriced_lines` on send). */
   unit_price: number | null;
-  /** quantity × unit_price rounded half-up to the cent; null when unpriced. */
+  /**
+   * quantity × unit_price (exact) rounded half-up to the cent; null when unpriced. For display: the
+   * quote's `subtotal` is the exact sum of the lines rounded once, so it may differ from the sum of
+   * these rounded amounts by a few cents.
+   */
   amount: number | null;
 }
 

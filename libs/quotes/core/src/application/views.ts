@@ -5,7 +5,11 @@ import { Quote, QuoteState } from '../domain/quote.aggregate';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** The quote read shape (public-api-v1 › Quote): amounts in dollars from integer cents. */
+/**
+ * The quote read shape (public-api-v1 › Quote): amounts in dollars with 2 decimals from integer cents;
+ * `unit_price` and `quantity` echoed as given (up to 4 decimals); a line's `amount` is its exact amount
+ * rounded half-up to the cent (display only: `subtotal` is rounded once from the exact sum).
+ */
 export function toQuoteView(state: QuoteState): QuoteView {
   return {
     id: state.id,
@@ -25,7 +29,7 @@ export function toQuoteView(state: QuoteState): QuoteView {
       return {
         description: line.description,
         quantity: Number(line.quantity),
-        unit_price: line.unitPriceCents === null ? null : centsToDollars(line.unitPriceCents),
+        unit_price: line.unitPrice === null ? null : Number(line.unitPrice),
         amount: amount === null ? null : centsToDollars(amount),
       };
     }),
@@ -41,6 +45,7 @@ export function toQuoteView(state: QuoteState): QuoteView {
     amount_paid: centsToDollars(state.amountPaidCents),
     payment_plan_type: state.paymentPlanType,
     payment_deposit_type: state.paymentDepositType,
+    // hundredths: of a percent for `percentage`, of a dollar (cents) for `fixed`
     payment_deposit_value: state.paymentDepositValue === null ? null : state.paymentDepositValue / 100,
     payment_installments_count: state.paymentInstallmentsCount,
     payment_interval_days: state.paymentIntervalDays,

@@ -72,7 +72,27 @@ describe('Quote.create (POST /v1/quotes)', () => {
       tvqCents: 250,
       totalCents: 2878,
     });
-    expect(state.lineItems).toEqual([{ description: 'Pose', quantity: '2.5', unitPriceCents: 1001 }]);
+    expect(state.lineItems).toEqual([{ description: 'Pose', quantity: '2.5', unitPrice: '10.01' }]);
+  });
+
+  it('sub-cent unit prices: unit_price and quantity up to 4 decimals kept exactly; subtotal rounded half-up once, taxes on it', () => {
+    const state = quote({ lineItems: [{ description: 'Plancher (pi²)', quantity: 1250.5, unitPrice: 2.375 }, { description: 'Vis', quantity: 3, unitPrice: 0.333 }] }).snapshot;
+    expect(state.lineItems).toEqual([
+      { description: 'Plancher (pi²)', quantity: '1250.5', unitPrice: '2.375' },
+      { description: 'Vis', quantity: '3', unitPrice: '0.333' },
+    ]);
+    // 2969.9375 + 0.999 = 2970.9365 → 2970.94; TPS 148.547 → 148.55; TVQ 296.351265 → 296.35
+    expect(state).toMatchObject({ subtotalCents: 297_094, tpsCents: 14_855, tvqCents: 29_635, totalCents: 341_584 });
+    expect(state.lineItems.map(Quote.lineAmount)).toEqual([296_994, 100]);
+  });
+
+  it('sub-cent unit prices: a fifth decimal gives 400 validation_error reason invalid_value; negative or above 1000000 out_of_range', () => {
+    expect(violationsOf(() => quote({ lineItems: [{ description: 'A', unitPrice: 2.37501 }, { description: 'B', unitPrice: 1e-7 }, { description: 'C', unitPrice: 1_000_000.0001 }] }))).toEqual([
+      { field: 'line_items[0].unit_price', reason: 'invalid_value' },
+      { field: 'line_items[1].unit_price', reason: 'invalid_value' },
+      { field: 'line_items[2].unit_price', reason: 'out_of_range' },
+    ]);
+    expect(quote({ lineItems: [{ description: 'A', unitPrice: 1_000_000 }, { description: 'B', unitPrice: 0.0001 }] }).snapshot.lineItems.map((line) => line.unitPrice)).toEqual(['1000000', '0.0001']);
   });
 
   it('given values win over the defaults; valid_until null means no date', () => {
@@ -101,7 +121,7 @@ describe('Quote.create (POST /v1/quotes)', () => {
           taxExemptReason: '   ',
           lineItems: [
             { description: '', quantity: 0, unitPrice: -1 },
-            { description: 'x'.repeat(1001), quantity: 1.00001, unitPrice: 1.005 },
+            { description: 'x'.repeat(1001), quantity: 1.00001, unitPrice: 1.00005 },
           ],
         }),
       ),
@@ -199,8 +219,47 @@ describe('PATCH rules (Quote.checkPatch, Quote.update)', () => {
     draft.update({ signaturePaymentOrder: 'payment_first' }, LATER, 'gst_qst');
     expect(draft.snapshot.signaturePaymentOrder).toBe('payment_first');
     expect(codeOf(() => inState('sent').update({ signaturePaymentOrder: 'payment_first' }, LATER, 'gst_qst'))).toBe('signature_payment_order_locked');
-    expect(() => inState('sent').update({ signaturePaymentOrder: 'signature_first' }, LATER, 'gst_qst')).not.toThrow();
   });
+
+  it.each<QuoteStatus>(['sent', 'viewed', 'signed', 'paid', 'declined', 'cancelled', 'expired'])(
+    'locked field means locked: signature_payment_order named on a %s quote gives 409 signature_payment_order_locked even with the current value, and changes nothing',
+    (status) => {
+      const subject = inState(status, { prospectName: 'Avant' });
+      const before = subject.snapshot;
+      let refusal: unknown;
+      try {
+        subject.update({ signaturePaymentOrder: before.signaturePaymentOrder, prospectName: 'Après' }, LATER, 'gst_qst');
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(DomainError);
+      expect(refusal).toMatchObject({ code: 'signature_payment_order_locked', details: { field: 'signature_payment_order', status } });
+      expect(subject.snapshot).toEqual(before);
+    },
+  );
+
+  it.each([
+    ['payment_plan_type', { paymentPlanType: 'full' }],
+    ['payment_execution_mode', { paymentExecutionMode: 'manual' }],
+    ['payment_deposit_type', { paymentDepositType: null }],
+    ['payment_deposit_value', { paymentDepositValue: null }],
+    ['payment_installments_count', { paymentInstallmentsCount: null }],
+    ['payment_interval_days', { paymentIntervalDays: null }],
+  ])(
+    'locked field means locked: %s with its current value once a payment is collected gives 409 payment_plan_locked and changes nothing',
+    (field, patch) => {
+      const paid = inState('signed', { amountPaidCents: 500, paymentsCount: 1 });
+      const before = paid.snapshot;
+      let refusal: unknown;
+      try {
+        paid.update({ ...patch, internalNotes: 'Acompte reçu' }, LATER, 'gst_qst');
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toMatchObject({ code: 'payment_plan_locked', details: { conflicting_fields: [field] } });
+      expect(paid.snapshot).toEqual(before);
+    },
+  );
 
   it('rule 5: tax_exempt_reason recomputes the totals; null makes the quote taxed again', () => {
     const subject = quote();

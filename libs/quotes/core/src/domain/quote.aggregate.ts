@@ -16,7 +16,7 @@ import {
   TaxProfile,
 } from '@leadflow/quotes-contracts';
 import { isCalendarDate } from './dates';
-import { divideHalfUp, dollarsToCents, scaledToText, toScaled } from './money';
+import { divideHalfUp, scaledToText, toScaled } from './money';
 import {
   AlreadySentError,
   AlreadySignedError,
@@ -32,7 +32,7 @@ import {
   UnpricedLinesError,
   UntaxedQuoteError,
 } from './quotes.errors';
-import { computeTotals, lineAmountCents, QUANTITY_SCALE } from './taxes';
+import { computeTotals, lineAmountCents, QUANTITY_SCALE, UNIT_PRICE_SCALE } from './taxes';
 
 /** Limits of the quote fields (400 `validation_error` beyond them). */
 export const QUOTE_LIMITS = {
@@ -40,7 +40,7 @@ export const QUOTE_LIMITS = {
   description: 1000,
   /** Quantity: more than 0, at most this, at most 4 decimals. */
   maxQuantity: 100_000,
-  /** Unit price in dollars: 0 or more, at most this, at most 2 decimals. */
+  /** Unit price in dollars: 0 or more, at most this, at most 4 decimals (sub-cent prices such as 2.375). */
   maxUnitPrice: 1_000_000,
   taxExemptReason: 200,
   maxFixedDeposit: 100_000_000,
@@ -52,8 +52,8 @@ export interface QuoteLine {
   description: string;
   /** Exact decimal text (`"2.5"`), at most 4 decimals. */
   quantity: string;
-  /** Null for a line not priced yet. */
-  unitPriceCents: number | null;
+  /** Dollars as exact decimal text (`"2.375"`), at most 4 decimals; null for a line not priced yet. */
+  unitPrice: string | null;
 }
 
 /** Everything stored about a quote (one row of `quotes.quotes`). Amounts in integer cents. */
@@ -294,21 +294,21 @@ function readLines(items: readonly LineItemInput[], violations: FieldViolation[]
         quantity = scaledToText(units, QUANTITY_SCALE);
       }
     }
-    let unitPriceCents: number | null = null;
+    let unitPrice: string | null = null;
     if (item.unitPrice !== undefined && item.unitPrice !== null) {
-      const cents = dollarsToCents(item.unitPrice);
-      if (cents === null || item.unitPrice > QUOTE_LIMITS.maxUnitPrice) {
-        const decimals = cents === null && Number.isFinite(item.unitPrice) && item.unitPrice >= 0 && item.unitPrice <= QUOTE_LIMITS.maxUnitPrice;
+      const units = toScaled(item.unitPrice, UNIT_PRICE_SCALE);
+      if (units === null || item.unitPrice > QUOTE_LIMITS.maxUnitPrice) {
+        const decimals = units === null && Number.isFinite(item.unitPrice) && item.unitPrice >= 0 && item.unitPrice <= QUOTE_LIMITS.maxUnitPrice;
         violations.push({
           field: `${at}.unit_price`,
           reason: decimals ? 'invalid_value' : 'out_of_range',
-          message: `unit_price must be from 0 to ${QUOTE_LIMITS.maxUnitPrice} dollars, with at most 2 decimals.`,
+          message: `unit_price must be from 0 to ${QUOTE_LIMITS.maxUnitPrice} dollars, with at most 4 decimals.`,
         });
       } else {
-        unitPriceCents = cents;
+        unitPrice = scaledToText(units, UNIT_PRICE_SCALE);
       }
     }
-    return { description: description ?? '', quantity, unitPriceCents };
+    return { description: description ?? '', quantity, unitPrice };
   });
 }
 
@@ -410,7 +410,7 @@ export class Quote {
     return this.state;
   }
 
-  /** Amount of a line (cents), null when unpriced. */
+  /** Amount shown for a line (cents: the exact amount rounded half-up), null when unpriced. */
   static lineAmount(line: QuoteLine): number | null {
     return lineAmountCents(line);
   }
@@ -461,7 +461,9 @@ export class Quote {
    * PATCH /v1/quotes/{id} once the quote is read (call {@link checkPatch} first): rule 2 (409
    * `status_locked` for a signed, paid, closed or partly paid quote), rule 3 (409 `payment_plan_locked`
    * once a payment is collected; inconsistent plan fields: 400 `validation_error`), rule 4 (409
-   * `signature_payment_order_locked` once sent, for a different value), rule 5 (totals recomputed).
+   * `signature_payment_order_locked` once the quote is no longer a draft), rule 5 (totals recomputed).
+   * A locked field is locked, not its changes: naming it at all is refused, even with its current value
+   * (README › Decisions › Locked field means locked), and a refusal changes nothing.
    * `accountTaxProfile` is what a null `tax_profile_id` means. Returns the changed fields.
    */
   update(patch: QuotePatch, now: Date, accountTaxProfile: TaxProfile): QuoteChanges {
@@ -472,7 +474,7 @@ export class Quote {
     }
     const planFields = PLAN_FIELDS.filter((key) => patch[key] !== undefined);
     if (planFields.length > 0 && this.state.amountPaidCents > 0) throw new PaymentPlanLockedError(planFields.map((key) => PATCH_FIELDS[key]));
-    if (patch.signaturePaymentOrder !== undefined && patch.signaturePaymentOrder !== this.state.signaturePaymentOrder && this.state.status !== 'draft') {
+    if (patch.signaturePaymentOrder !== undefined && this.state.status !== 'draft') {
       throw new SignaturePaymentOrderLockedError(this.state.status);
     }
     const plan = this.nextPlan(patch);
@@ -598,7 +600,7 @@ export class Quote {
     if (!recipient) throw new InvalidProspectEmailError();
     const lines = this.state.lineItems;
     if (lines.length === 0) throw new UnpricedLinesError([], 'no_line_items');
-    const unpriced = lines.flatMap((line, index) => (line.unitPriceCents === null ? [`line_items[${index}]`] : []));
+    const unpriced = lines.flatMap((line, index) => (line.unitPrice === null ? [`line_items[${index}]`] : []));
     if (unpriced.length > 0) throw new UnpricedLinesError(unpriced, 'unpriced_lines');
     if (this.state.subtotalCents === 0) throw new UnpricedLinesError([], 'zero_subtotal');
     if (this.state.taxExemptReason === null && this.state.tpsCents + this.state.tvqCents === 0) throw new UntaxedQuoteError(this.state.taxProfile);

@@ -1,4 +1,5 @@
 import { DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
+import { centsToDollars } from './money';
 
 /**
  * Errors of the quotes context: DomainError subclasses with the spec's stable codes (public-api-v1 ›
@@ -26,17 +27,17 @@ export class StatusLockedError extends DomainError {
   }
 }
 
-/** 409 `payment_plan_locked`: a payment was collected (PATCH rule 3). */
+/** 409 `payment_plan_locked`: a payment was collected (PATCH rule 3); `conflicting_fields` names every plan field sent, changed or not. */
 export class PaymentPlanLockedError extends DomainError {
   constructor(fields: string[]) {
     super('payment_plan_locked', 'A payment was collected: the payment plan can no longer change.', { conflicting_fields: fields });
   }
 }
 
-/** 409 `signature_payment_order_locked`: only a draft's order can change (PATCH rule 4). */
+/** 409 `signature_payment_order_locked`: the field is named on a quote that is no longer a draft (PATCH rule 4), whatever its value. */
 export class SignaturePaymentOrderLockedError extends DomainError {
   constructor(status: string) {
-    super('signature_payment_order_locked', 'The quote was sent: signature_payment_order can no longer change.', {
+    super('signature_payment_order_locked', 'The quote is no longer a draft: signature_payment_order is locked.', {
       field: 'signature_payment_order',
       status,
     });
@@ -125,8 +126,8 @@ export class DepositNotPayableError extends DomainError {
   constructor(depositCents: number, totalCents: number) {
     super('deposit_not_payable', 'The deposit must be between 0.01 and the total.', {
       field: 'payment_deposit_value',
-      deposit: depositCents / 100,
-      total: totalCents / 100,
+      deposit: centsToDollars(depositCents),
+      total: centsToDollars(totalCents),
     });
   }
 }

@@ -1,5 +1,5 @@
 import { asAccountId } from '@leadflow/shared-kernel';
-import type { QuoteState } from '@leadflow/quotes-core';
+import { QuoteLine, QuoteState, scaledToText } from '@leadflow/quotes-core';
 import type {
   PaymentDepositType,
   PaymentExecutionMode,
@@ -9,7 +9,14 @@ import type {
   SignaturePaymentOrder,
   TaxProfile,
 } from '@leadflow/quotes-contracts';
-import { QuoteRecord } from './quotes.records';
+import { QuoteRecord, StoredLineItem } from './quotes.records';
+
+/** A stored line; the legacy `unit_price_cents` (whole cents) reads as the same price in dollars. */
+function toLine(line: StoredLineItem): QuoteLine {
+  const legacy = line.unit_price_cents;
+  const unitPrice = line.unit_price !== undefined ? line.unit_price : legacy === undefined || legacy === null ? null : scaledToText(BigInt(legacy), 2);
+  return { description: line.description, quantity: line.quantity, unitPrice };
+}
 
 /** Domain state ↔ `quotes.quotes` row (persistence only). */
 export const QuoteMapper = {
@@ -29,7 +36,7 @@ export const QuoteMapper = {
       validUntil: row.validUntil,
       timezone: row.timezone,
       paymentTerms: row.paymentTerms,
-      lineItems: row.lineItems.map((line) => ({ description: line.description, quantity: line.quantity, unitPriceCents: line.unit_price_cents })),
+      lineItems: row.lineItems.map(toLine),
       internalNotes: row.internalNotes,
       salesRepId: row.salesRepId,
       taxProfileId: row.taxProfileId as TaxProfile | null,
@@ -67,7 +74,7 @@ export const QuoteMapper = {
     return Object.assign(new QuoteRecord(), {
       ...rest,
       accountId: accountId as string,
-      lineItems: lineItems.map((line) => ({ description: line.description, quantity: line.quantity, unit_price_cents: line.unitPriceCents })),
+      lineItems: lineItems.map((line): StoredLineItem => ({ description: line.description, quantity: line.quantity, unit_price: line.unitPrice })),
     });
   },
 };

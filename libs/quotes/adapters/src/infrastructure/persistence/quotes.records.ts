@@ -6,11 +6,16 @@ const CENTS: ValueTransformer = {
   from: (value: string | null) => (value === null ? null : Number(value)),
 };
 
-/** A line item as stored: the quantity as exact decimal text, the unit price in cents (null: not priced). */
+/**
+ * A line item as stored: the quantity and the unit price (dollars, null: not priced) as exact decimal
+ * text with at most 4 decimals. `unit_price_cents` is the shape written before sub-cent prices (migration
+ * QuotesSubCentUnitPrices rewrites it; still read for a row an older process wrote during a deploy).
+ */
 export interface StoredLineItem {
   description: string;
   quantity: string;
-  unit_price_cents: number | null;
+  unit_price?: string | null;
+  unit_price_cents?: number | null;
 }
 
 /** `quotes.quotes` (see the init migration). */

@@ -110,6 +110,11 @@ function money(value: number, language: Language): string {
   return escapeHtml(formatCad(value, language));
 }
 
+/** A unit price as given, up to 4 decimals (`2,375 $`). */
+function unitPrice(value: number, language: Language): string {
+  return escapeHtml(formatCad(value, language, 4));
+}
+
 function lineRows(quote: QuoteView, language: Language): string {
   const t = TEXT[language];
   return quote.line_items
@@ -117,7 +122,7 @@ function lineRows(quote: QuoteView, language: Language): string {
       (line) => `<tr class="line-item">
 <td class="pre">${escapeHtml(line.description)}</td>
 <td class="num">${escapeHtml(quantity(line.quantity, language))}</td>
-<td class="num">${line.unit_price === null ? t.notPriced : money(line.unit_price, language)}</td>
+<td class="num">${line.unit_price === null ? t.notPriced : unitPrice(line.unit_price, language)}</td>
 <td class="num">${line.amount === null ? t.notPriced : money(line.amount, language)}</td>
 </tr>`,
     )

@@ -124,6 +124,41 @@ describe('UpdateQuoteHandler', () => {
     expect(await codeOf(t.handlers.update.execute(new UpdateQuoteCommand(ACCOUNT, quote.id, { internalNotes: 'x' }, ACTOR)))).toBe('resource_not_found');
   });
 
+  it('locked field means locked: signature_payment_order with its current value on a sent quote gives 409 signature_payment_order_locked, nothing written', async () => {
+    const t = setup();
+    const quote = await t.send(await t.create());
+    const before = t.store.snapshot();
+    const error = await t.handlers.update
+      .execute(new UpdateQuoteCommand(ACCOUNT, quote.id, { signaturePaymentOrder: quote.signature_payment_order, internalNotes: 'x' }, ACTOR))
+      .catch((caught: DomainError) => caught);
+    expect(error).toMatchObject({ code: 'signature_payment_order_locked', details: { field: 'signature_payment_order', status: 'sent' } });
+    expect(t.store.snapshot()).toEqual(before);
+  });
+
+  it('locked field means locked: a payment plan field with its current value once a payment is collected gives 409 payment_plan_locked, nothing written', async () => {
+    const t = setup();
+    const quote = await t.send(await t.create());
+    await t.handlers.leadAction.execute(new ApplyQuoteLeadActionCommand(ACCOUNT, quote.id, 'sign', ACTOR));
+    const paid = await t.handlers.leadAction.execute(new ApplyQuoteLeadActionCommand(ACCOUNT, quote.id, 'pay', ACTOR));
+    const before = t.store.snapshot();
+    const error = await t.handlers.update
+      .execute(new UpdateQuoteCommand(ACCOUNT, quote.id, { paymentPlanType: paid.payment_plan_type, paymentExecutionMode: paid.payment_execution_mode }, ACTOR))
+      .catch((caught: DomainError) => caught);
+    expect(error).toMatchObject({ code: 'payment_plan_locked', details: { conflicting_fields: ['payment_plan_type', 'payment_execution_mode'] } });
+    expect(t.store.snapshot()).toEqual(before);
+  });
+
+  it('sub-cent unit prices: the view echoes unit_price and quantity as given, amounts in dollars with 2 decimals', async () => {
+    const t = setup();
+    const quote = await t.create({ lineItems: [{ description: 'Plancher (pi²)', quantity: 1250.5, unitPrice: 2.375 }, { description: 'Frais', quantity: 1, unitPrice: 0.5 }] });
+    expect(quote.line_items).toEqual([
+      { description: 'Plancher (pi²)', quantity: 1250.5, unit_price: 2.375, amount: 2969.94 },
+      { description: 'Frais', quantity: 1, unit_price: 0.5, amount: 0.5 },
+    ]);
+    // 2969.9375 + 0.50 = 2970.4375 → 2970.44; TPS 148.522 → 148.52; TVQ 296.301390 → 296.30
+    expect(quote).toMatchObject({ subtotal: 2970.44, tps_amount: 148.52, tvq_amount: 296.3, total: 3415.26 });
+  });
+
   it('PATCH status cancelled writes quote_cancelled', async () => {
     const t = setup();
     const quote = await t.create();

@@ -11,7 +11,7 @@ const ReadOnly = () =>
 
 /**
  * A line item: `description` (1 to 1000 characters), `quantity` (more than 0, at most 100000, 4 decimals;
- * default 1), `unit_price` (CAD dollars, 0 to 1000000, 2 decimals; null or absent: not priced yet).
+ * default 1), `unit_price` (CAD dollars, 0 to 1000000, 4 decimals such as 2.375; null or absent: not priced yet).
  * Types here; values by the domain (reasons `required`, `too_long`, `out_of_range`, `invalid_value`).
  */
 export class LineItemDto {
