@@ -149,7 +149,7 @@ describe('quotes: create, list, read and PATCH', () => {
       ['tax_exempt_reason', { tax_exempt_reason: '' }, 'too_short'],
       ['tax_exempt_reason', { tax_exempt_reason: 'x'.repeat(201) }, 'too_long'],
       ['line_items[0].quantity', { line_items: [{ description: 'A', quantity: 1.00001, unit_price: 1 }] }, 'invalid_value'],
-      ['line_items[0].unit_price', { line_items: [{ description: 'A', unit_price: 10.001 }] }, 'invalid_value'],
+      ['line_items[0].unit_price', { line_items: [{ description: 'A', unit_price: 10.00001 }] }, 'invalid_value'],
       ['line_items[0].description', { line_items: [{ quantity: 1 }] }, 'required'],
       ['line_items[0].colour', { line_items: [{ description: 'A', colour: 'red' }] }, 'unknown_field'],
       ['quote_colour', { quote_colour: 'red' }, 'unknown_field'],
@@ -357,6 +357,77 @@ describe('quotes: create, list, read and PATCH', () => {
       expect(locked.status).toBe(409);
       expect(locked.body).toMatchObject({ code: 'signature_payment_order_locked', details: { field: 'signature_payment_order', status: 'sent' } });
     });
+
+    it('locked field means locked: signature_payment_order named on a draft with its current value is 200 and writes nothing', async () => {
+      const before = await quoteWriteCounts(api);
+      const rows = await quoteRows(api, account.account_id);
+      const same = await patch({ signature_payment_order: draft.signature_payment_order });
+      expect(same.status).toBe(200);
+      expect(same.body.data).toMatchObject({ signature_payment_order: 'signature_first', updated_at: draft.updated_at });
+      expect(await quoteWriteCounts(api)).toEqual(before);
+      expect(await quoteRows(api, account.account_id)).toEqual(rows);
+    });
+
+    /** Moves the draft to `status` (sent, viewed, signed, paid, declined, cancelled) through the public routes and the lead's actions. */
+    async function moveTo(status: string): Promise<void> {
+      if (status === 'cancelled') {
+        expectStatus(await patch({ status: 'cancelled' }), 200);
+        return;
+      }
+      expectStatus(await sendQuote(api, token, draft.id), 200);
+      const actions: Record<string, string[]> = { sent: [], viewed: ['view'], signed: ['sign'], paid: ['sign', 'pay'], declined: ['decline'] };
+      for (const action of actions[status]) expectStatus(await leadAction(api, account, draft.id, action), 200);
+      expect((await getQuote(api, token, draft.id)).status).toBe(status);
+    }
+
+    it.each(['sent', 'viewed', 'signed', 'paid', 'declined', 'cancelled'])(
+      'locked field means locked: signature_payment_order named on a %s quote gives 409 signature_payment_order_locked even with its current value, nothing written',
+      async (status) => {
+        await moveTo(status);
+        const current = (await getQuote(api, token, draft.id)).signature_payment_order;
+        const before = await quoteWriteCounts(api);
+        const rows = await quoteRows(api, account.account_id);
+        for (const body of [{ signature_payment_order: current }, { signature_payment_order: current, internal_notes: 'Rappeler lundi' }, { signature_payment_order: 'payment_first' }]) {
+          const response = await patch(body);
+          expect(response.status).toBe(409);
+          expect(response.body).toMatchObject({
+            code: 'signature_payment_order_locked',
+            type: 'conflict_error',
+            details: { field: 'signature_payment_order', status },
+          });
+        }
+        expect(await quoteWriteCounts(api)).toEqual(before);
+        expect(await quoteRows(api, account.account_id)).toEqual(rows);
+        expect((await getQuote(api, token, draft.id)).internal_notes).toBe('');
+      },
+    );
+
+    it.each([
+      ['payment_plan_type', 'deposit'],
+      ['payment_deposit_type', 'fixed'],
+      ['payment_deposit_value', 500],
+      ['payment_installments_count', null],
+      ['payment_interval_days', null],
+      ['payment_execution_mode', 'manual'],
+    ])(
+      'locked field means locked: %s with its current value (%j) once a payment is collected gives 409 payment_plan_locked, nothing written',
+      async (field, current) => {
+        expectStatus(await patch({ payment_plan_type: 'deposit', payment_deposit_type: 'fixed', payment_deposit_value: 500 }), 200);
+        expectStatus(await sendQuote(api, token, draft.id), 200);
+        expectStatus(await leadAction(api, account, draft.id, 'sign'), 200);
+        const paid = expectStatus(await leadAction(api, account, draft.id, 'pay'), 200).body.data;
+        expect(paid).toMatchObject({ amount_paid: 500, [field]: current });
+        const before = await quoteWriteCounts(api);
+        const rows = await quoteRows(api, account.account_id);
+        for (const body of [{ [field]: current }, { [field]: current, internal_notes: 'Acompte reçu' }]) {
+          const response = await patch(body);
+          expect(response.status).toBe(409);
+          expect(response.body).toMatchObject({ code: 'payment_plan_locked', type: 'conflict_error', details: { conflicting_fields: [field] } });
+        }
+        expect(await quoteWriteCounts(api)).toEqual(before);
+        expect(await quoteRows(api, account.account_id)).toEqual(rows);
+      },
+    );
 
     it('rule 5: tax_exempt_reason 1 to 200 characters recomputes the totals; null taxes again', async () => {
       const exempt = await patch({ tax_exempt_reason: 'Organisme de bienfaisance' });
