@@ -501,14 +501,16 @@ describe('POST /v1/bookings', () => {
       });
     });
 
-    it('slot_unavailable: every seat of the slot is taken (capacity 1)', async () => {
+    it('a taken one-seat slot: without host_id slot_unavailable (no host available, causes merged), with host_id host_unavailable other_booking (issue 13, item 1)', async () => {
       await book(api, token, { event_type_id: fx.calendars.Solo, start_datetime: '2027-03-16T14:00:00Z', contact_id: (await newContact(api, token)).id });
       const contact = await newContact(api, token);
       await expectRefusal({ event_type_id: fx.calendars.Solo, start_datetime: '2027-03-16T14:00:00Z', contact_id: contact.id }, 422, 'business_rule_violation', {
         reason: 'slot_unavailable',
+        causes: ['other_booking', 'daily_max'],
       });
       await expectRefusal({ event_type_id: fx.calendars.Solo, start_datetime: '2027-03-16T14:00:00Z', contact_id: contact.id, host_id: fx.julie }, 422, 'business_rule_violation', {
-        reason: 'slot_unavailable',
+        reason: 'host_unavailable',
+        causes: ['other_booking', 'daily_max'],
       });
     });
 

@@ -19,10 +19,10 @@ import { TestApi } from './support/test-api';
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are asserted field by field */
 
 /**
- * Blueprint `calendars`, GET /v1/bookings, DELETE /v1/bookings/{id} and the operator outcome route, on real
- * PostgreSQL with a FixedClock at Monday 2027-03-01 12:00Z.
+ * Blueprint `calendars`, GET /v1/bookings and DELETE /v1/bookings/{id}, on real PostgreSQL with a FixedClock
+ * at Monday 2027-03-01 12:00Z (the operator outcome route: bookings-outcome.e2e-spec.ts).
  */
-describe('bookings: calendars, list, cancel and outcome', () => {
+describe('bookings: calendars, list and cancel', () => {
   const clock = new FixedClock(new Date('2027-03-01T12:00:00.000Z'));
   const NOW = new Date('2027-03-01T12:00:00.000Z');
   let api: TestApi;
@@ -259,49 +259,5 @@ describe('bookings: calendars, list, cancel and outcome', () => {
       expect(response.body).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'bookings:write' } });
     });
   });
-
-  describe('POST /admin/v1/accounts/{id}/bookings/{booking_id}/outcome', () => {
-    const outcome = (accountId: string, bookingId: string, body: unknown) => api.admin('POST', `/accounts/${accountId}/bookings/${bookingId}/outcome`, body);
-
-    it('sets completed or no_show on a confirmed booking whose start has passed: 200 { data: booking }, booking_outcome_recorded written', async () => {
-      const booking = await book(api, fx.token, { event_type_id: fx.calendars.Rotation, start_datetime: '2027-03-15T14:00:00Z', contact_id: (await newContact(api, fx.token)).id });
-      const early = await outcome(fx.account.account_id, booking.id, { status: 'completed' });
-      expect({ status: early.status, details: early.body.details }).toEqual({ status: 422, details: { reason: 'booking_not_started' } });
-      clock.set(new Date('2027-03-15T14:00:00.000Z'));
-      const response = await outcome(fx.account.account_id, booking.id, { status: 'no_show' });
-      expect(response.status).toBe(200);
-      expect(response.body.data).toMatchObject({ id: booking.id, status: 'no_show', updated_at: '2027-03-15T14:00:00.000Z' });
-      expect((await bookingRow(api, booking.id))!.status).toBe('no_show');
-      const events = await db(api).query(`SELECT type FROM platform.outbox WHERE payload->>'booking_id' = $1 AND type = 'booking_outcome_recorded'`, [booking.id]);
-      expect(events).toHaveLength(1);
-      const again = await outcome(fx.account.account_id, booking.id, { status: 'completed' });
-      expect({ status: again.status, details: again.body.details }).toEqual({ status: 422, details: { reason: 'booking_not_confirmed' } });
-    });
-
-    it('422 booking_not_confirmed for a cancelled booking', async () => {
-      const booking = await book(api, fx.token, { event_type_id: fx.calendars.Rotation, start_datetime: '2027-03-16T14:00:00Z', contact_id: (await newContact(api, fx.token)).id });
-      await cancelBooking(api, fx.token, booking.id);
-      clock.set(new Date('2027-03-17T14:00:00.000Z'));
-      const response = await outcome(fx.account.account_id, booking.id, { status: 'completed' });
-      expect({ status: response.status, details: response.body.details }).toEqual({ status: 422, details: { reason: 'booking_not_confirmed' } });
-    });
-
-    it('tenant isolation and bad input: another account\'s booking or an unknown id is 404, a bad status is 400', async () => {
-      const booking = await book(api, fx.token, { event_type_id: fx.calendars.Rotation, start_datetime: '2027-03-17T15:00:00Z', contact_id: (await newContact(api, fx.token)).id });
-      clock.set(new Date('2027-03-18T14:00:00.000Z'));
-      for (const [accountId, bookingId] of [
-        [other.account.account_id, booking.id],
-        [fx.account.account_id, '5b0e5d8e-6f51-4c43-9a57-0d4d1f1a0c09'],
-        [fx.account.account_id, 'abc'],
-      ]) {
-        const response = await outcome(accountId, bookingId, { status: 'completed' });
-        expect({ status: response.status, code: response.body.code }).toEqual({ status: 404, code: 'resource_not_found' });
-      }
-      for (const body of [{ status: 'cancelled' }, {}, { status: 'completed', note: 'x' }]) {
-        const response = await outcome(fx.account.account_id, booking.id, body);
-        expect({ status: response.status, code: response.body.code }).toEqual({ status: 400, code: 'validation_error' });
-      }
-      expect((await bookingRow(api, booking.id))!.status).toBe('confirmed');
-    });
-  });
+  // The operator outcome route: bookings-outcome.e2e-spec.ts.
 });
