@@ -33,3 +33,4 @@ export * from './domain/lead-capture/lead-enrichment';
 export * from './domain/lead-capture/lead-phone';
 export * from './domain/money';
 export * from './domain/tag-rules';
+export * from './domain/lead-capture/lead-identity';

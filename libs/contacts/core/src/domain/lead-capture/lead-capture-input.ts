@@ -75,6 +75,15 @@ function cleanJson(value: unknown, depth: number): unknown {
   return entries.some(([, item]) => item === undefined) ? undefined : Object.fromEntries(entries);
 }
 
+/**
+ * `email` of lead capture (and of every route that resolves a person the same way): a string without
+ * control characters that is an address, cleaned (see {@link cleanText}) and normalised (lowercase) by
+ * the kernel's `normalizeEmail`; null when it is not one (the caller's `invalid_email` refusal).
+ */
+export function parseLeadEmail(raw: unknown): string | null {
+  return typeof raw === 'string' && !CONTROL.test(raw) ? normalizeEmail(cleanText(raw)) : null;
+}
+
 /** What the request asks of the pipeline; null members were not sent (or unusable, then named `invalid_value`). */
 export interface LeadPipelineRequest {
   pipelineSlug: string | null;
@@ -150,7 +159,7 @@ export function parseLeadCapture(body: unknown): ParsedLead {
 
   let email: string | null = null;
   if (!isAbsent(body.email)) {
-    email = typeof body.email === 'string' && !CONTROL.test(body.email) ? normalizeEmail(cleanText(body.email)) : null;
+    email = parseLeadEmail(body.email);
     if (email === null) {
       violations.push({ code: 'invalid_email', field: 'email', reason: 'invalid_email', message: `email "${echoValue(body.email)}" is not a valid address.` });
     }

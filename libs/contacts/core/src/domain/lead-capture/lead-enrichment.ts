@@ -8,8 +8,8 @@ export interface LeadContactData {
   firstName: string | null;
   lastName: string | null;
   email: string | null;
-  /** E.164. */
-  phone: string;
+  /** E.164; null when the person came without a phone (presuasion submissions; lead capture always has one). */
+  phone: string | null;
   /** Keyed by definition id. */
   customFields: Record<string, CustomFieldValue>;
   address: Partial<ContactAddress>;
@@ -75,7 +75,7 @@ export function enrichContactWithLead(
   if (state.email === null && lead.email !== null && holders.email === 'none') primaryEmail = next.email = lead.email;
   let primaryPhone: string | null = null;
   let secondaryPhone: string | null = null;
-  if (holders.phone === 'none') {
+  if (holders.phone === 'none' && lead.phone !== null) {
     if (state.phone === null) primaryPhone = next.phone = lead.phone;
     else if (state.phone !== lead.phone) secondaryPhone = lead.phone;
   }

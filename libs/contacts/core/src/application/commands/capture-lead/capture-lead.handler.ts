@@ -1,25 +1,17 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, IntegrationEvent, isUuid, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, isUuid, newId } from '@leadflow/shared-kernel';
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
-import {
-  CONTACT_EVENTS,
-  ContactChanges,
-  LeadAssignmentStatus,
-  LeadCaptureResult,
-  LeadCreatedPayload,
-  STAGE_CHANGED_EVENT,
-  StageChangedPayload,
-  type IgnoredField,
-} from '@leadflow/contacts-contracts';
-import { Contact, ContactState } from '../../../domain/contact.aggregate';
+import { CONTACT_EVENTS, LeadAssignmentStatus, LeadCaptureResult, LeadCreatedPayload, type IgnoredField } from '@leadflow/contacts-contracts';
+import { Contact } from '../../../domain/contact.aggregate';
 import { IdentityTakenError, LeadCaptureRejectedError, SystemNotFoundError, TermsAcceptanceRequiredError } from '../../../domain/contacts.errors';
 import { IgnoredFields } from '../../../domain/lead-capture/ignored-fields';
 import { leadAttribution } from '../../../domain/lead-capture/lead-attribution';
 import { decideLeadOutcome } from '../../../domain/lead-capture/lead-capture-outcome';
 import { parseLeadCapture, ParsedLead } from '../../../domain/lead-capture/lead-capture-input';
 import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custom-fields';
-import type { IdentityHolder, LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
+import type { LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
+import { leadIdentityLookups, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
 import { centsToDollars } from '../../../domain/money';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
@@ -27,6 +19,7 @@ import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture
 import { LeadCaptureLog } from '../../ports/lead-capture.ports';
 import { ContactJournal, JournalEntry, UnitOfWork } from '../../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../../views';
+import { stageChanged, writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
 import { CaptureLeadCommand } from './capture-lead.command';
 
 /** Attempts of one capture: a concurrent capture of the same new person makes the first one lose the identity race. */
@@ -38,7 +31,8 @@ class CaptureRaceLost extends Error {}
 /** What the request resolved to before any write (rules that need the account's settings). */
 interface ResolvedRequest {
   lead: ParsedLead;
-  data: LeadContactData;
+  /** Lead capture always has a phone. */
+  data: LeadContactData & { phone: string };
   placement: LeadPlacement;
   stage: StageView | null;
   systemId: string;
@@ -118,7 +112,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     const stage = stageFor(directory, lead);
     const { salesRepId, assignment } = salesRepFor(members, lead);
     const customFields = wantsFields ? resolveLeadCustomFields(definitions, lead.customFields, lead.ignored) : {};
-    const data: LeadContactData = {
+    const data: LeadContactData & { phone: string } = {
       firstName: lead.firstName,
       lastName: lead.lastName,
       email: lead.email,
@@ -169,13 +163,8 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
   private async capture(accountId: AccountId, request: ResolvedRequest, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureResult> {
     const { data } = request;
     const now = this.clock.now();
-    const owners = await this.contacts.findIdentityOwners(accountId, [
-      ...(data.email ? [{ kind: 'email' as const, value: data.email }] : []),
-      { kind: 'phone', value: data.phone },
-    ]);
-    const emailOwner = owners.find((owner) => owner.kind === 'email')?.survivorId ?? null;
-    const phoneOwner = owners.find((owner) => owner.kind === 'phone')?.survivorId ?? null;
-    const existingId = emailOwner ?? phoneOwner;
+    const match = matchLeadIdentity(await this.contacts.findIdentityOwners(accountId, leadIdentityLookups(data.email, data.phone)));
+    const existingId = match.contactId;
 
     if (existingId === null) {
       const contact = Contact.fromLead(data, request.placement, { id: newId(), accountId, source: 'api', systemId: request.systemId, now, definitions: [] });
@@ -193,13 +182,8 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     const inOpenStage = state.archivedAt === null && currentStage !== null && !currentStage.isWon && !currentStage.isLost;
     const outcome = decideLeadOutcome({ contactWasNew: false, lastCaptureAt: last?.capturedAt ?? null, now, inOpenStage });
 
-    const holder = (owner: string | null): IdentityHolder => (owner === null ? 'none' : owner === state.id ? 'self' : 'other');
-    const enrichment = contact.enrichWithLead(data, request.placement, { email: holder(emailOwner), phone: holder(phoneOwner) }, ignored, now);
-    if (enrichment.changed) await this.contacts.updateContact(contact.snapshot);
-    if (enrichment.primaryEmail) await this.contacts.setPrimaryIdentity(accountId, state.id, 'email', enrichment.primaryEmail, now);
-    if (enrichment.primaryPhone) await this.contacts.setPrimaryIdentity(accountId, state.id, 'phone', enrichment.primaryPhone, now);
-    if (enrichment.secondaryPhone) await this.contacts.addSecondaryIdentity(accountId, state.id, 'phone', enrichment.secondaryPhone, now);
-    if (enrichment.changed) await this.journal.record(accountId, [], enrichmentEvents(accountId, before, contact.snapshot, actor, now));
+    const enrichment = contact.enrichWithLead(data, request.placement, match.holders, ignored, now);
+    await writeLeadEnrichment({ contacts: this.contacts, journal: this.journal }, accountId, before, contact, enrichment, actor, now);
 
     if (outcome === 'created') return this.record(accountId, request, contact, false, ignored, actor, now);
     ignored.add('', 'submission_not_recorded', 'outcome');
@@ -372,41 +356,4 @@ function salesRepFor(members: readonly TeamMemberView[], lead: ParsedLead): { sa
   if (rep) return { salesRepId: rep.id, assignment: 'assigned' };
   lead.ignored.add('pipeline.assigned_sales_rep_email', 'sales_rep_not_found');
   return { salesRepId: null, assignment: 'sales_rep_not_found' };
-}
-
-/** `stage_changed` outbox event (contacts-contracts › StageChangedPayload): webhooks and stage automations react to it. */
-function stageChanged(
-  accountId: AccountId,
-  actor: Actor,
-  now: Date,
-  contactId: string,
-  pipelineId: string | null,
-  fromStageId: string | null,
-  toStageId: string | null,
-): IntegrationEvent {
-  const payload: StageChangedPayload = { contact_id: contactId, pipeline_id: pipelineId, from_stage_id: fromStageId, to_stage_id: toStageId };
-  return integrationEvent(STAGE_CHANGED_EVENT, accountId, actor, now, payload);
-}
-
-/**
- * Outbox events of an existing contact enriched by a capture (whatever the outcome, since enrichment
- * happens in every outcome): `lead_updated` with the public fields that changed (public-api-v1 ›
- * Outbound webhooks: contact updates emit `lead_updated`), and `stage_changed` when the capture placed
- * the contact in a stage. No activity entry: the capture's own `lead_created` entry (outcome `created`)
- * records it, and a replay must add none (Lead capture outcome).
- */
-function enrichmentEvents(accountId: AccountId, before: ContactState, after: ContactState, actor: Actor, now: Date): IntegrationEvent[] {
-  const previous = toContactView(before) as unknown as Record<string, unknown>;
-  const current = toContactView(after) as unknown as Record<string, unknown>;
-  const changes: ContactChanges = {};
-  for (const key of Object.keys(current)) {
-    if (key === 'updated_at') continue;
-    if (JSON.stringify(previous[key]) !== JSON.stringify(current[key])) changes[key] = { previous: previous[key] ?? null, current: current[key] ?? null };
-  }
-  const events: IntegrationEvent[] = [];
-  if (Object.keys(changes).length > 0) {
-    events.push(integrationEvent(CONTACT_EVENTS.updated, accountId, actor, now, { contact_id: after.id, contact: current, changes }));
-  }
-  if (after.stageId !== before.stageId) events.push(stageChanged(accountId, actor, now, after.id, after.pipelineId, before.stageId, after.stageId));
-  return events;
 }
