@@ -1,11 +1,19 @@
 #!/usr/bin/env node
 /**
  * Checks that the French and English OpenAPI descriptions describe one contract
- * (public-api-v1 › Versioning: "The English and French descriptions share one contract").
+ * (public-api-v1 › Versioning: "The English and French descriptions share one contract"), for both
+ * descriptions the service serves: the public one (`openapi.fr.yaml`, `openapi.en.yaml`, `/v1` paths
+ * only) and the operator one (`operator.fr.yaml`, `operator.en.yaml`: `/admin/v1`, `/health`, the
+ * public quote page, the document routes).
  *
- *   node tools/scripts/check-openapi-parity.mjs [openapi.fr.yaml openapi.en.yaml]
+ *   node tools/scripts/check-openapi-parity.mjs                    # both pairs of apps/api/openapi/
+ *   node tools/scripts/check-openapi-parity.mjs fr.yaml en.yaml    # one pair
+ *   node tools/scripts/check-openapi-parity.mjs pub.fr pub.en op.fr op.en
  *
- * Fails (exit 1) when:
+ * With both pairs it also fails when a public path does not start with `/v1/`, an operator path does
+ * (each route belongs to exactly one description), a path is in both, or an operationId is used by both.
+ *
+ * Each pair fails (exit 1) when:
  * - a file is not valid YAML, is not `openapi: 3.1.0`, has an unresolved local `$ref`, a duplicate
  *   `operationId`, a path template parameter not declared as a required path parameter, an operation
  *   without operationId / tags / summary / description / `x-required-scope`, a scope missing from the
@@ -23,10 +31,20 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const [frPath, enPath] =
-  process.argv.length >= 4
-    ? [resolve(process.argv[2]), resolve(process.argv[3])]
-    : [resolve(ROOT, 'apps/api/openapi/openapi.fr.yaml'), resolve(ROOT, 'apps/api/openapi/openapi.en.yaml')];
+const ARGS = process.argv.slice(2);
+if (![0, 2, 4].includes(ARGS.length)) {
+  console.error('usage: check-openapi-parity.mjs [fr.yaml en.yaml [operator.fr.yaml operator.en.yaml]]');
+  process.exit(2);
+}
+const PAIRS =
+  ARGS.length > 0
+    ? [ARGS.slice(0, 2), ARGS.slice(2, 4)].filter((pair) => pair.length === 2).map((pair) => pair.map((path) => resolve(path)))
+    : [
+        [resolve(ROOT, 'apps/api/openapi/openapi.fr.yaml'), resolve(ROOT, 'apps/api/openapi/openapi.en.yaml')],
+        [resolve(ROOT, 'apps/api/openapi/operator.fr.yaml'), resolve(ROOT, 'apps/api/openapi/operator.en.yaml')],
+      ];
+/** The public description's paths: `/v1` and below. */
+const PUBLIC_PATH = /^\/v1(\/|$)/;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Keys holding user-chosen names: a `description` or `summary` key inside them is a name, not a text. */
@@ -336,12 +354,35 @@ function checkParity(fr, en) {
   for (const diff of diffs) problem(`contract ${diff}`);
 }
 
+// ---------------------------------------------------------------- public / operator partition
+/** Each route in exactly one description: public paths are `/v1`, operator paths are not, ids not shared. */
+function checkPartition(publicPair, operatorPair) {
+  for (const { label, doc } of publicPair) {
+    for (const path of Object.keys(doc.paths ?? {})) {
+      if (!PUBLIC_PATH.test(path)) problem(`${label}: ${path} is not a /v1 path (it belongs in the operator description)`);
+    }
+  }
+  for (const { label, doc } of operatorPair) {
+    for (const path of Object.keys(doc.paths ?? {})) {
+      if (PUBLIC_PATH.test(path)) problem(`${label}: ${path} is a /v1 path (it belongs in the public description)`);
+    }
+  }
+  const [pub, op] = [publicPair[0], operatorPair[0]];
+  const ids = (doc) => new Set(operations(doc).map(({ op: operation }) => operation.operationId));
+  const publicIds = ids(pub.doc);
+  for (const id of ids(op.doc)) if (publicIds.has(id)) problem(`operationId ${id} is used by both ${pub.label} and ${op.label}`);
+}
+
 // ---------------------------------------------------------------- main
-const fr = load(frPath);
-const en = load(enPath);
-if (fr) checkDocument(fr);
-if (en) checkDocument(en);
-if (fr && en) checkParity(fr, en);
+const loaded = PAIRS.map(([frPath, enPath]) => {
+  const fr = load(frPath);
+  const en = load(enPath);
+  if (fr) checkDocument(fr);
+  if (en) checkDocument(en);
+  if (fr && en) checkParity(fr, en);
+  return fr && en ? [fr, en] : null;
+});
+if (loaded.length === 2 && loaded.every(Boolean)) checkPartition(loaded[0], loaded[1]);
 
 if (problems.length > 0) {
   const unique = [...new Set(problems)];
@@ -350,9 +391,12 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-const ops = operations(fr.doc);
-console.log(
-  `OpenAPI parity OK: ${fr.label} and ${en.label} share one contract ` +
-    `(${Object.keys(fr.doc.paths).length} paths, ${ops.length} operations, ` +
-    `${Object.keys(fr.doc.components?.schemas ?? {}).length} schemas).`,
-);
+for (const [fr, en] of loaded) {
+  const ops = operations(fr.doc);
+  console.log(
+    `OpenAPI parity OK: ${fr.label} and ${en.label} share one contract ` +
+      `(${Object.keys(fr.doc.paths).length} paths, ${ops.length} operations, ` +
+      `${Object.keys(fr.doc.components?.schemas ?? {}).length} schemas).`,
+  );
+}
+if (loaded.length === 2) console.log('OpenAPI partition OK: the public descriptions hold /v1 paths only, the operator ones every other path.');

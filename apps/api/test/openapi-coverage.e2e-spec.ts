@@ -5,26 +5,27 @@ import { registeredRoutes } from '@leadflow/shared-platform';
 import { TestApi } from './support/test-api';
 
 /**
- * Keeps the OpenAPI descriptions in step with the code: every `/v1` and `/admin/v1` route the app
- * registers (method + path, `{param}` form) is documented in both `openapi.fr.yaml` and
- * `openapi.en.yaml`, and every documented `/v1` and `/admin/v1` operation is served.
- * The routes come from the Fastify instance itself (an onRoute hook installed before Nest registers
- * anything), so they are what the server really answers.
+ * Keeps the OpenAPI descriptions in step with the code (issue 13, item 5: every public path starts
+ * with `/v1`, nothing undocumented). Two descriptions, each in French and English:
+ * - public (`openapi.fr.yaml`, `openapi.en.yaml`): `/v1/...` paths only;
+ * - operator (`operator.fr.yaml`, `operator.en.yaml`): every other route (operator API `/admin/v1`,
+ *   `/health`, the public quote page `/q/{token}`, the OpenAPI and Postman document routes).
+ * Every route the app registers (method + path, `{param}` form) is documented in exactly one of the
+ * two, in both languages, and every documented operation is served. The routes come from the Fastify
+ * instance itself (an onRoute hook installed before Nest registers anything), so they are what the
+ * server really answers.
  */
 const DIR = resolve(__dirname, '..', 'openapi');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
-const COVERED = /^\/(admin\/)?v1(\/|$)/;
-/**
- * Served outside the API on purpose, so neither described nor covered: the lead's public quote page
- * (server-rendered HTML for a browser, no API key, form posts; operator-api › PUBLIC_BASE_URL).
- */
-const NON_API_HTML_ROUTES = ['GET /q/{token}', 'POST /q/{token}/sign', 'POST /q/{token}/decline'];
+const FILES = {
+  public: { fr: 'openapi.fr.yaml', en: 'openapi.en.yaml' },
+  operator: { fr: 'operator.fr.yaml', en: 'operator.en.yaml' },
+} as const;
 
 function documented(file: string): Set<string> {
   const doc = parse(readFileSync(resolve(DIR, file), 'utf8')) as { paths?: Record<string, Record<string, unknown>> };
   const operations = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    if (!COVERED.test(path)) continue;
     for (const method of Object.keys(item)) {
       if (METHODS.includes(method)) operations.add(`${method.toUpperCase()} ${path}`);
     }
@@ -33,48 +34,52 @@ function documented(file: string): Set<string> {
 }
 
 const minus = (a: Set<string>, b: Set<string>) => [...a].filter((operation) => !b.has(operation)).sort();
+const pathOf = (operation: string) => operation.slice(operation.indexOf(' ') + 1);
 
 describe('OpenAPI coverage of the registered routes', () => {
   let api: TestApi;
   let served: Set<string>;
+  const docs = {
+    public: { fr: documented(FILES.public.fr), en: documented(FILES.public.en) },
+    operator: { fr: documented(FILES.operator.fr), en: documented(FILES.operator.en) },
+  };
 
   beforeAll(async () => {
     api = await TestApi.start();
-    served = new Set(
-      registeredRoutes(api.app)
-        .filter((route) => COVERED.test(route.path))
-        .map((route) => `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
-    );
+    served = new Set(registeredRoutes(api.app).map((route) => `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`));
   });
   afterAll(() => api.close());
 
-  it('sees the routes Nest registered', () => {
-    expect(served).toContain('GET /v1/me');
-    expect(served).toContain('POST /admin/v1/accounts');
-  });
-
-  it('serves the public quote pages as non-API HTML routes, left out of the descriptions', () => {
-    const all = new Set(registeredRoutes(api.app).map((route) => `${route.method} ${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`));
-    for (const route of NON_API_HTML_ROUTES) expect(all).toContain(route);
-    for (const file of ['openapi.fr.yaml', 'openapi.en.yaml']) {
-      const paths = Object.keys((parse(readFileSync(resolve(DIR, file), 'utf8')) as { paths: Record<string, unknown> }).paths);
-      expect(paths.filter((path) => path.startsWith('/q/'))).toEqual([]);
+  it('sees the routes Nest registered, inside and outside /v1', () => {
+    for (const route of ['GET /v1/me', 'POST /admin/v1/accounts', 'GET /health', 'GET /q/{token}', 'POST /q/{token}/sign', 'GET /openapi.json', 'GET /admin/openapi.json']) {
+      expect(served).toContain(route);
     }
   });
 
-  it('every /v1 and /admin/v1 route is in both descriptions, and every documented one exists', () => {
-    const fr = documented('openapi.fr.yaml');
-    const en = documented('openapi.en.yaml');
-    expect({
-      'served but missing from openapi.fr.yaml': minus(served, fr),
-      'served but missing from openapi.en.yaml': minus(served, en),
-      'documented in openapi.fr.yaml but not served': minus(fr, served),
-      'documented in openapi.en.yaml but not served': minus(en, served),
-    }).toEqual({
-      'served but missing from openapi.fr.yaml': [],
-      'served but missing from openapi.en.yaml': [],
-      'documented in openapi.fr.yaml but not served': [],
-      'documented in openapi.en.yaml but not served': [],
-    });
+  it('every public path starts with /v1: the public descriptions document /v1 operations only', () => {
+    for (const language of ['fr', 'en'] as const) {
+      expect([...docs.public[language]].filter((operation) => !pathOf(operation).startsWith('/v1/'))).toEqual([]);
+    }
+  });
+
+  it('the operator description holds every route outside /v1, and no /v1 route', () => {
+    for (const language of ['fr', 'en'] as const) {
+      expect([...docs.operator[language]].filter((operation) => pathOf(operation).startsWith('/v1/'))).toEqual([]);
+    }
+    const outside = [...served].filter((operation) => !pathOf(operation).startsWith('/v1/'));
+    expect(minus(new Set(outside), docs.operator.en)).toEqual([]);
+  });
+
+  it('nothing undocumented: every registered route is in exactly one description (both languages), and every documented one is served', () => {
+    const report: Record<string, string[]> = {};
+    for (const language of ['fr', 'en'] as const) {
+      const pub = docs.public[language];
+      const op = docs.operator[language];
+      report[`served but in neither ${language} description`] = [...served].filter((operation) => !pub.has(operation) && !op.has(operation)).sort();
+      report[`in both ${language} descriptions`] = [...pub].filter((operation) => op.has(operation)).sort();
+      report[`documented in ${FILES.public[language]} but not served`] = minus(pub, served);
+      report[`documented in ${FILES.operator[language]} but not served`] = minus(op, served);
+    }
+    expect(report).toEqual(Object.fromEntries(Object.keys(report).map((key) => [key, []])));
   });
 });

@@ -7,11 +7,11 @@ export type PostmanCollectionJson = string;
  * Converts one OpenAPI description (YAML text) into a Postman collection v2.1 with Postman's own
  * converter (`openapi-to-postmanv2`), folders by tag, then points it at this service: the collection
  * variable `baseUrl` is `publicBaseUrl` (`PUBLIC_BASE_URL`) and every request authenticates with
- * `Authorization: Bearer {{apiKey}}` (collection variable `apiKey`, empty: paste a key there; the
- * operator requests need the `ADMIN_TOKEN` instead). About one second for our descriptions, so the
- * caller converts once and caches. Rejects when the converter refuses the description.
+ * `Authorization: Bearer {{<tokenVariable>}}` (collection variable, empty: paste the token there; `apiKey`
+ * for the public description, `adminToken` for the operator one). About one second for our descriptions,
+ * so the caller converts once and caches. Rejects when the converter refuses the description.
  */
-export function toPostmanCollection(openApiYaml: string, publicBaseUrl: string): Promise<PostmanCollectionJson> {
+export function toPostmanCollection(openApiYaml: string, publicBaseUrl: string, tokenVariable = 'apiKey'): Promise<PostmanCollectionJson> {
   return new Promise((resolvePromise, reject) => {
     convertV2({ type: 'string', data: openApiYaml }, { folderStrategy: 'Tags', parametersResolution: 'Example' }, (error, result) => {
       if (error) return reject(error);
@@ -19,9 +19,9 @@ export function toPostmanCollection(openApiYaml: string, publicBaseUrl: string):
       const collection = result.output[0].data as Record<string, unknown>;
       collection.variable = [
         { key: 'baseUrl', value: publicBaseUrl, type: 'string' },
-        { key: 'apiKey', value: '', type: 'string' },
+        { key: tokenVariable, value: '', type: 'string' },
       ];
-      collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] };
+      collection.auth = { type: 'bearer', bearer: [{ key: 'token', value: `{{${tokenVariable}}}`, type: 'string' }] };
       resolvePromise(JSON.stringify(collection));
     });
   });

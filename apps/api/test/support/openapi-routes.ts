@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 
 /**
- * The `/v1` and `/admin/v1` operations of the served OpenAPI description (`apps/api/openapi/openapi.en.yaml`,
- * the file `/openapi.en.json` is parsed from), with their path and query parameters resolved through
- * `components.parameters` and the top-level property names of their JSON request body.
+ * The `/v1` and `/admin/v1` operations of the served OpenAPI descriptions (`apps/api/openapi/openapi.en.yaml`
+ * for `/v1`, `operator.en.yaml` for `/admin/v1`: the files `/openapi.en.json` and `/admin/openapi.en.json`
+ * are parsed from), with their path and query parameters resolved through `components.parameters` and the
+ * top-level property names of their JSON request body.
  */
 export interface OpenApiOperation {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -26,8 +27,9 @@ const COVERED = /^\/(admin\/)?v1(\/|$)/;
 
 type Node = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export function loadOpenApi(language: 'en' | 'fr' = 'en'): Node {
-  return parse(readFileSync(resolve(__dirname, '..', '..', 'openapi', `openapi.${language}.yaml`), 'utf8')) as Node;
+/** One description: `openapi` (public, `/v1` only) or `operator` (`/admin/v1`, `/health`, …). */
+export function loadOpenApi(language: 'en' | 'fr' = 'en', description: 'openapi' | 'operator' = 'openapi'): Node {
+  return parse(readFileSync(resolve(__dirname, '..', '..', 'openapi', `${description}.${language}.yaml`), 'utf8')) as Node;
 }
 
 function deref(document: Node, node: Node | undefined, depth = 0): Node | undefined {
@@ -49,7 +51,12 @@ function propertyNames(document: Node, schema: Node | undefined, depth = 0): str
   return [...names];
 }
 
-export function openApiOperations(document: Node = loadOpenApi()): OpenApiOperation[] {
+/** The operations of the given descriptions (default: the public and the operator English ones). */
+export function openApiOperations(documents: Node | Node[] = [loadOpenApi('en'), loadOpenApi('en', 'operator')]): OpenApiOperation[] {
+  return (Array.isArray(documents) ? documents : [documents]).flatMap((document) => documentOperations(document));
+}
+
+function documentOperations(document: Node): OpenApiOperation[] {
   const operations: OpenApiOperation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Node>)) {
     if (!COVERED.test(path)) continue;
