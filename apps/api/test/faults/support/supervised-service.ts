@@ -1,0 +1,143 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..', '..', '..');
+const WORKER_ENTRY = 'apps/worker/src/main.ts';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An exit the supervisor reported: `[start] <label> (pid N) exited (<how>) after …`. */
+export interface ReportedExit {
+  label: string;
+  pid: number;
+  how: string;
+}
+
+/**
+ * The service as `npm start` runs it: `node tools/scripts/start.mjs` (database created and migrated,
+ * then API_PROCESSES api processes and one worker, each restarted with backoff when it dies), in a
+ * process group of its own so that a failed test can still take every process of it down. Its output
+ * is kept: every `[start]` line, and the last 3000 other lines (the apps' JSON logs).
+ */
+export class SupervisedService {
+  readonly startLines: string[] = [];
+  readonly appLines: string[] = [];
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+
+  constructor(
+    readonly port: number,
+    env: Record<string, string | undefined>,
+  ) {
+    this.child = spawn(process.execPath, ['tools/scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let partial = '';
+    const keep = (data: Buffer) => {
+      const lines = (partial + data.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.length === 0) continue;
+        if (line.startsWith('[start]')) this.startLines.push(line);
+        else this.appLines.push(line);
+      }
+      if (this.appLines.length > 3000) this.appLines.splice(0, this.appLines.length - 3000);
+    };
+    this.child.stdout!.on('data', keep);
+    this.child.stderr!.on('data', keep);
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        resolve(this.exit);
+      }),
+    );
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  /** Resolves once `GET /health` answers 200 (PostgreSQL and Redis reachable) and the worker was started. */
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (!this.alive) throw new Error(`npm start exited (${JSON.stringify(this.exit)}) before the service was ready\n${this.diagnostics()}`);
+      const status = await fetch(`http://127.0.0.1:${this.port}/health`, { signal: AbortSignal.timeout(2000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (status === 200 && this.currentWorkerPid() !== undefined) return;
+      if (Date.now() > deadline) throw new Error(`the service was not ready after ${timeoutMs} ms (last /health: ${status})\n${this.diagnostics()}`);
+      await pause(250);
+    }
+  }
+
+  /** Pid of the worker the supervisor started last (its `[start] worker started (pid N)` line). */
+  currentWorkerPid(): number | undefined {
+    for (let index = this.startLines.length - 1; index >= 0; index--) {
+      const match = /^\[start\] worker started \(pid (\d+)\)/.exec(this.startLines[index]);
+      if (match) return Number(match[1]);
+    }
+    return undefined;
+  }
+
+  /**
+   * SIGKILL of the current worker process (checked first to be this supervisor's child running the
+   * worker entry point), then waits for the supervisor to start its replacement. Returns both pids.
+   */
+  async killWorker(timeoutMs = 30_000): Promise<{ killed: number; replacement: number }> {
+    const killed = this.currentWorkerPid();
+    if (killed === undefined) throw new Error('no worker started by the supervisor');
+    const stat = readFileSync(`/proc/${killed}/stat`, 'utf8');
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const commandLine = readFileSync(`/proc/${killed}/cmdline`, 'utf8');
+    if (parent !== this.pid || !commandLine.includes(WORKER_ENTRY)) throw new Error(`pid ${killed} is not this supervisor's worker (ppid ${parent}, ${commandLine})`);
+    process.kill(killed, 'SIGKILL');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const replacement = this.currentWorkerPid();
+      if (replacement !== undefined && replacement !== killed) return { killed, replacement };
+      if (Date.now() > deadline) throw new Error(`no worker restarted ${timeoutMs} ms after killing ${killed}\n${this.diagnostics()}`);
+      await pause(100);
+    }
+  }
+
+  /** Every death the supervisor reported (after start, before a stop request). */
+  reportedExits(): ReportedExit[] {
+    return this.startLines
+      .map((line) => /^\[start\] (\S+) \(pid (\d+)\) exited \(([^)]*)\)/.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => ({ label: match[1], pid: Number(match[2]), how: match[3] }));
+  }
+
+  /** SIGTERM (graceful stop of every process), SIGKILL of the whole process group after `timeoutMs`. Never throws. */
+  async stop(timeoutMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.alive) {
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.killGroup(), timeoutMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    // Anything of the group still there (a stop that did not finish) goes too.
+    this.killGroup();
+    return this.exit!;
+  }
+
+  /** The `[start]` lines, then the last warnings and errors of the apps. */
+  diagnostics(lines = 25): string {
+    const notable = this.appLines.filter((line) => !/^\{"level":(10|20|30),/.test(line)).slice(-lines);
+    return ['--- npm start', ...this.startLines.slice(-40), '--- apps (warnings and errors)', ...notable].join('\n');
+  }
+
+  private killGroup(): void {
+    try {
+      process.kill(-this.pid, 'SIGKILL');
+    } catch {
+      // the group is gone
+    }
+  }
+}
