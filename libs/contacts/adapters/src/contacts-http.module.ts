@@ -10,6 +10,8 @@ import {
   EmailUnsubscribes,
   LeadCaptureLog,
   LeadCaptureSettings,
+  PresuasionSubmissionRepository,
+  PresuasionSubmissionsReadModel,
   UnitOfWork,
 } from '@leadflow/contacts-core';
 import { CachedLeadCaptureSettings } from './infrastructure/cache/cached-lead-capture.settings';
@@ -20,15 +22,17 @@ import { TypeOrmContactsReadModel } from './infrastructure/persistence/typeorm-c
 import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-contacts.repository';
 import { TypeOrmEmailUnsubscribes } from './infrastructure/persistence/typeorm-email-unsubscribes';
 import { TypeOrmLeadCaptureLog } from './infrastructure/persistence/typeorm-lead-capture.log';
+import { TypeOrmPresuasionSubmissions } from './infrastructure/persistence/typeorm-presuasion-submissions';
 import { PlatformContactJournal, PlatformUnitOfWork } from './infrastructure/platform-journal';
 import { ContactsController } from './interface/http/contacts.controller';
 import { LeadsController } from './interface/http/leads.controller';
+import { PresuasionSubmissionsController } from './interface/http/presuasion-submissions.controller';
 import { TagsController } from './interface/http/tags.controller';
 
-/** Contacts, tags, custom fields, notes and lead capture for the api app (published commands included). */
+/** Contacts, tags, custom fields, notes, lead capture and presuasion submissions for the api app (published commands included). */
 @Module({
   imports: [TypeOrmModule.forFeature(CONTACTS_RECORDS)],
-  controllers: [ContactsController, TagsController, LeadsController],
+  controllers: [ContactsController, TagsController, LeadsController, PresuasionSubmissionsController],
   providers: [
     ...CONTACTS_HANDLERS,
     { provide: ContactsRepository, useClass: TypeOrmContactsRepository },
@@ -40,6 +44,9 @@ import { TagsController } from './interface/http/tags.controller';
     { provide: LeadCaptureLog, useClass: TypeOrmLeadCaptureLog },
     { provide: LeadCaptureSettings, useClass: CachedLeadCaptureSettings },
     { provide: ContactExternalIds, useClass: TypeOrmContactExternalIds },
+    TypeOrmPresuasionSubmissions,
+    { provide: PresuasionSubmissionRepository, useExisting: TypeOrmPresuasionSubmissions },
+    { provide: PresuasionSubmissionsReadModel, useExisting: TypeOrmPresuasionSubmissions },
   ],
 })
 export class ContactsHttpModule {}

@@ -12,3 +12,4 @@ export * from './lead-capture.views';
 export * from './tag-contact-by-name.command';
 export * from './resolve-event-contact.command';
 export * from './unsubscribe-email.command';
+export * from './presuasion-submissions';

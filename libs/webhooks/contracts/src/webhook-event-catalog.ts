@@ -22,6 +22,7 @@ export const WEBHOOK_EVENTS = [
   'email_sent',
   'sms_received',
   'call_ended',
+  'presuasion_submission_created',
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];

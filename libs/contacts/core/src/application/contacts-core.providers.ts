@@ -21,6 +21,9 @@ import { ResolveEventContactHandler } from './commands/resolve-event-contact/res
 import { GetContactBookingProfileHandler } from './queries/get-contact-booking-profile.handler';
 import { GetContactHandler, GetContactTimelineHandler, ListContactsHandler, ListTagsHandler } from './queries/contact.query-handlers';
 import { FindContactByEmailHandler } from './queries/find-contact-by-email.handler';
+import { RecordPresuasionSubmissionHandler } from './commands/record-presuasion-submission/record-presuasion-submission.handler';
+import { GetPresuasionSubmissionHandler } from './queries/get-presuasion-submission/get-presuasion-submission.handler';
+import { ListPresuasionSubmissionsHandler } from './queries/list-presuasion-submissions/list-presuasion-submissions.handler';
 
 /** Every command and query handler of the contacts context (registered by its adapters modules). */
 export const CONTACTS_HANDLERS = [
@@ -53,6 +56,9 @@ export const CONTACTS_HANDLERS = [
   GetContactHandler,
   GetContactTimelineHandler,
   ListTagsHandler,
+  RecordPresuasionSubmissionHandler,
+  GetPresuasionSubmissionHandler,
+  ListPresuasionSubmissionsHandler,
 ];
 
 /**

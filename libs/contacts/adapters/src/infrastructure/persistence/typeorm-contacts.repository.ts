@@ -149,7 +149,7 @@ export class TypeOrmContactsRepository extends ContactsRepository {
   async deleteContacts(accountId: AccountId, contactIds: readonly string[]): Promise<void> {
     if (contactIds.length === 0) return;
     const ids = [...contactIds];
-    for (const table of ['contact_identities', 'contact_tags', 'contact_notes', 'lead_captures', 'sms_handoffs', 'contact_external_ids']) {
+    for (const table of ['contact_identities', 'contact_tags', 'contact_notes', 'lead_captures', 'sms_handoffs', 'contact_external_ids', 'presuasion_submissions']) {
       await this.manager.query(`DELETE FROM contacts.${table} WHERE account_id = $1 AND contact_id = ANY($2::uuid[])`, [accountId, ids]);
     }
     await this.manager.query(`DELETE FROM contacts.contacts WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, ids]);
