@@ -22,7 +22,7 @@ import { ProvisionedAccount, TestApi, TestResponse } from './support/test-api';
  * others being B's own; B's answer must be identical in both cases (status, `code`, `details`). For every
  * list operation, B's answer never contains any of A's ids.
  */
-type Kind = 'contact' | 'tag' | 'quote' | 'booking' | 'deal' | 'automation' | 'conversation' | 'webhook' | 'apiKey' | 'calendar' | 'host' | 'stage' | 'registration';
+type Kind = 'contact' | 'tag' | 'quote' | 'booking' | 'deal' | 'automation' | 'conversation' | 'webhook' | 'apiKey' | 'calendar' | 'host' | 'stage' | 'registration' | 'submission';
 type Ids = Partial<Record<Kind, string>>;
 
 /** The resource kind of a path parameter (the matrix fails on an operation it cannot map, so a new route is never skipped silently). */
@@ -38,6 +38,7 @@ function kindOf(path: string, param: string): Kind | 'account' {
     ['/v1/automations/', 'automation'],
     ['/v1/conversations/', 'conversation'],
     ['/v1/webhooks/', 'webhook'],
+    ['/v1/presuasion/submissions/', 'submission'],
   ];
   const found = byPrefix.find(([prefix]) => path.startsWith(prefix));
   if (!found) throw new Error(`tenant matrix: no resource kind for {${param}} of ${path}`);
@@ -106,6 +107,10 @@ describe('tenant matrix: another account’s id answers exactly like a missing o
     const deal = await placeDeal(api, token, second.id, stageIds.nouveau);
     const webhook = expectStatus(await api.request({ method: 'POST', path: '/v1/webhooks', token, body: { url: PUBLIC_TARGET, events: '*' } }), 201).body.data;
     const registration = expectStatus(await api.request({ method: 'POST', path: '/v1/event-registrations', token, body: { contact_id: contact.id, event_slug: 'salon-2027' } }), 201).body.data;
+    const submission = expectStatus(
+      await api.request({ method: 'POST', path: '/v1/presuasion/submissions', token, body: { tool: { slug: 'quiz', name: 'Quiz' }, answers: [{ question: 'Projet ?', answer: 'Toiture' }], person: { email: contact.email } } }),
+      201,
+    ).body.data;
     const automations = account.automations as Record<string, string>;
     const conversations = account.conversations as string[];
     return {
@@ -126,6 +131,7 @@ describe('tenant matrix: another account’s id answers exactly like a missing o
         host: account.team_members[JULIE],
         stage: stageIds.gagne,
         registration: registration.id,
+        submission: submission.id,
       },
     };
   }
@@ -239,7 +245,7 @@ describe('tenant matrix: another account’s id answers exactly like a missing o
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
       for (const id of uuidsIn(response.body)) seen.add(id);
     }
-    for (const kind of ['contact', 'tag', 'quote', 'booking', 'deal', 'automation', 'conversation', 'webhook'] as Kind[]) {
+    for (const kind of ['contact', 'tag', 'quote', 'booking', 'deal', 'automation', 'conversation', 'webhook', 'submission'] as Kind[]) {
       expect({ kind, seen: seen.has(a.ids[kind]!.toLowerCase()) }).toEqual({ kind, seen: true });
     }
   });
