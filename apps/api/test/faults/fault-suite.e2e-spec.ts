@@ -29,7 +29,7 @@ import { SupervisedService } from './support/supervised-service';
  *
  * Seeded: `FAULT_SEED` (default 20261125) fixes the leads and the fault order and timing; the seed and the
  * counts are printed. Shortened by configuration: webhook retry base 200 ms, sweeps every second, an
- * Idempotency-Key lease of 5 s, relay polling every 100 ms. `FAULT_LEADS` (default 1000),
+ * Idempotency-Key lease of 5 s, relay polling every 100 ms, outbox reconciliation every 2 s after 15 s. `FAULT_LEADS` (default 1000),
  * `FAULT_SETTLE_MS` (default 90000: how long after the last fault and capture every event has to arrive).
  */
 
@@ -55,6 +55,9 @@ const SHORTENED = {
   WEBHOOK_SWEEP_INTERVAL_MS: '1000',
   WEBHOOK_SWEEP_GRACE_MS: '2000',
   IDEMPOTENCY_LEASE_MS: '5000',
+  // The outbox reconciler (events relayed but not recorded by every consumer are re-enqueued): every 2 s, after 15 s.
+  OUTBOX_RECONCILE_INTERVAL_MS: '2000',
+  OUTBOX_RECONCILE_GRACE_MS: '15000',
   STOP_TIMEOUT_MS: '10000',
 };
 
@@ -122,7 +125,9 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
       SMTP_URL: undefined,
       ...SHORTENED,
     });
-    await service.waitUntilReady(100_000);
+    // The worker is up once its BullMQ workers are connected (they name their connections `faults:bull:<queue>`).
+    const privateRedis = redis;
+    await service.waitUntilReady(100_000, async () => (await privateRedis.clientNames()).some((name) => name.startsWith('faults:bull:') && !name.endsWith(':qe')));
     db = new Pool({ connectionString: databaseUrl, max: 3 });
     db.on('error', () => undefined); // idle clients cut by the PostgreSQL restart
     bootMs = Date.now() - startedAt;
@@ -186,18 +191,19 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
   }
 
   /** Every lead captured through the client, lead i not before i × window / leads, at most MAX_IN_FLIGHT at once. */
-  async function captureAll(client: CaptureClient, t0: number): Promise<CaptureOutcome[]> {
+  async function captureAll(client: CaptureClient, t0: number, signal: AbortSignal): Promise<CaptureOutcome[]> {
     const outcomes: CaptureOutcome[] = new Array(plan.leads.length);
     let inFlight = 0;
     const freed: (() => void)[] = [];
     const running: Promise<void>[] = [];
     for (const lead of plan.leads) {
+      if (signal.aborted) break;
       const due = t0 + (lead.index * plan.captureWindowMs) / plan.leads.length;
       if (due > Date.now()) await pause(due - Date.now());
       while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => freed.push(resolve));
       inFlight++;
       running.push(
-        client.capture(lead).then((outcome) => {
+        client.capture(lead, signal).then((outcome) => {
           outcomes[lead.index] = outcome;
           inFlight--;
           freed.shift()?.();
@@ -230,7 +236,15 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     // 2. The captures, and the faults at the same time.
     const client = new CaptureClient({ baseUrl: `http://127.0.0.1:${service!.port}`, apiKey: provisioned.body.api_keys.capture.key, deadlineMs: LEAD_DEADLINE_MS });
     const t0 = Date.now();
-    const [outcomes, injected] = await Promise.all([captureAll(client, t0), injectFaults(t0)]);
+    // A fault that cannot be injected fails the test at once: the captures still running are aborted first.
+    const abort = new AbortController();
+    const capturing = captureAll(client, t0, abort.signal);
+    const injected = await injectFaults(t0).catch(async (error: unknown) => {
+      abort.abort();
+      await capturing;
+      throw new Error(`injecting the faults failed (seed ${seed}): ${String(error)}\n${diagnostics()}`);
+    });
+    const outcomes = await capturing;
     const captureMs = Date.now() - t0;
 
     // 3. The retry window: wait until every lead_created event of the account reached the receiver (or the window ends).

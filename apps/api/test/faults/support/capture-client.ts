@@ -24,7 +24,17 @@ export interface CaptureClientOptions {
   requestTimeoutMs?: number;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less if `signal` aborts first. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 /**
  * An integrator's client of `POST /v1/leads/capture`: each lead is sent with its own Idempotency-Key and
@@ -32,14 +42,19 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * errors and timeouts, 5xx, 429, and 409 `idempotency_conflict` (the key is still held by an earlier
  * attempt). The wait grows exponentially from 100 ms to 2 s with jitter, and honours `Retry-After`
  * (capped at 5 s). Any other 4xx is final: the lead is given up, which the suite counts as a failure.
+ * `signal` (the suite failed elsewhere) stops the retries at once: the lead is given up as `aborted`.
  */
 export class CaptureClient {
   constructor(private readonly options: CaptureClientOptions) {}
 
-  async capture(lead: LeadSpec): Promise<CaptureOutcome> {
+  async capture(lead: LeadSpec, signal: AbortSignal): Promise<CaptureOutcome> {
     const outcome: CaptureOutcome = { lead, acknowledged: null, attempts: 0, failures: [], gaveUp: null };
     const deadline = Date.now() + this.options.deadlineMs;
     for (let retry = 0; ; retry++) {
+      if (signal.aborted) {
+        outcome.gaveUp = 'aborted';
+        return outcome;
+      }
       outcome.attempts++;
       let waitMs = Math.min(2000, 100 * 2 ** retry) * (0.5 + Math.random());
       try {
@@ -52,7 +67,7 @@ export class CaptureClient {
             'x-forwarded-for': lead.forwardedFor,
           },
           body: JSON.stringify(lead.body),
-          signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 20_000),
+          signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.requestTimeoutMs ?? 20_000)]),
         });
         const text = await response.text();
         let body: any = text;
@@ -82,7 +97,7 @@ export class CaptureClient {
         outcome.gaveUp = `deadline: no 2xx after ${outcome.attempts} attempts (${outcome.failures.slice(-3).join(', ')})`;
         return outcome;
       }
-      await pause(waitMs);
+      await pause(waitMs, signal);
     }
   }
 }

@@ -23,6 +23,33 @@ export function redisCommand(port: number, command: string): Promise<string> {
   });
 }
 
+/** Names of the connected clients (`CLIENT LIST`, its `name=` fields; unnamed clients left out). */
+export function redisClientNames(port: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let reply = Buffer.alloc(0);
+    socket.setTimeout(1000, () => socket.destroy(new Error('timeout')));
+    socket.once('error', reject);
+    socket.once('connect', () => socket.write('CLIENT LIST\r\n'));
+    socket.on('data', (data: Buffer) => {
+      reply = Buffer.concat([reply, data]);
+      const header = /^\$(\d+)\r\n/.exec(reply.toString('latin1', 0, Math.min(reply.length, 32)));
+      if (!header) return;
+      const start = header[0].length;
+      const length = Number(header[1]);
+      if (reply.length < start + length) return;
+      socket.end();
+      const text = reply.toString('utf8', start, start + length);
+      resolve(
+        text
+          .split('\n')
+          .map((line) => / name=(\S*)/.exec(line)?.[1] ?? '')
+          .filter((name) => name.length > 0),
+      );
+    });
+  });
+}
+
 /**
  * A Redis server of the test's own: `redis-server --port <port>` as a child process, with no persistence
  * (`--save "" --appendonly no`), so a restart after SIGKILL always comes back EMPTY, which is what losing
@@ -73,6 +100,11 @@ export class PrivateRedis {
   /** Keys in database 0 (`DBSIZE`). */
   async keyCount(): Promise<number> {
     return Number((await redisCommand(this.port, 'DBSIZE')).replace(/^:/, ''));
+  }
+
+  /** Names of the connected clients (BullMQ workers name their blocking connection `<prefix>:<base64 queue name>`). */
+  clientNames(): Promise<string[]> {
+    return redisClientNames(this.port);
   }
 
   logTail(lines = 20): string {

@@ -61,8 +61,11 @@ export class SupervisedService {
     return this.exit === null;
   }
 
-  /** Resolves once `GET /health` answers 200 (PostgreSQL and Redis reachable) and the worker was started. */
-  async waitUntilReady(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once `GET /health` answers 200 (PostgreSQL and Redis reachable), the worker was started and
+   * `workerReady()` (a probe of the caller's: the worker's queue consumers connected) says so.
+   */
+  async waitUntilReady(timeoutMs: number, workerReady: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.alive) throw new Error(`npm start exited (${JSON.stringify(this.exit)}) before the service was ready\n${this.diagnostics()}`);
@@ -70,8 +73,9 @@ export class SupervisedService {
         (response) => response.status,
         () => 0,
       );
-      if (status === 200 && this.currentWorkerPid() !== undefined) return;
-      if (Date.now() > deadline) throw new Error(`the service was not ready after ${timeoutMs} ms (last /health: ${status})\n${this.diagnostics()}`);
+      const worker = status === 200 && this.currentWorkerPid() !== undefined && (await workerReady().catch(() => false));
+      if (worker) return;
+      if (Date.now() > deadline) throw new Error(`the service was not ready after ${timeoutMs} ms (last /health: ${status}, worker ready: ${worker})\n${this.diagnostics()}`);
       await pause(250);
     }
   }
@@ -86,23 +90,37 @@ export class SupervisedService {
   }
 
   /**
-   * SIGKILL of the current worker process (checked first to be this supervisor's child running the
-   * worker entry point), then waits for the supervisor to start its replacement. Returns both pids.
+   * SIGKILL of the current worker process, then waits for the supervisor to start its replacement. The
+   * target is the pid of the last `worker started` line, once it is alive as this supervisor's child
+   * running the worker entry point (a worker that died on its own is waited for until its replacement
+   * runs). Returns both pids.
    */
   async killWorker(timeoutMs = 30_000): Promise<{ killed: number; replacement: number }> {
-    const killed = this.currentWorkerPid();
-    if (killed === undefined) throw new Error('no worker started by the supervisor');
-    const stat = readFileSync(`/proc/${killed}/stat`, 'utf8');
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const commandLine = readFileSync(`/proc/${killed}/cmdline`, 'utf8');
-    if (parent !== this.pid || !commandLine.includes(WORKER_ENTRY)) throw new Error(`pid ${killed} is not this supervisor's worker (ppid ${parent}, ${commandLine})`);
-    process.kill(killed, 'SIGKILL');
     const deadline = Date.now() + timeoutMs;
+    let killed: number | undefined;
+    while (killed === undefined) {
+      const candidate = this.currentWorkerPid();
+      if (candidate !== undefined && this.isOwnWorker(candidate)) killed = candidate;
+      else if (Date.now() > deadline) throw new Error(`no live worker to kill (last started: pid ${candidate})\n${this.diagnostics()}`);
+      else await pause(100);
+    }
+    process.kill(killed, 'SIGKILL');
     for (;;) {
       const replacement = this.currentWorkerPid();
       if (replacement !== undefined && replacement !== killed) return { killed, replacement };
-      if (Date.now() > deadline) throw new Error(`no worker restarted ${timeoutMs} ms after killing ${killed}\n${this.diagnostics()}`);
+      if (Date.now() > deadline + timeoutMs) throw new Error(`no worker restarted ${timeoutMs} ms after killing ${killed}\n${this.diagnostics()}`);
       await pause(100);
+    }
+  }
+
+  /** Whether `pid` is alive, a child of this supervisor, and runs the worker entry point. */
+  private isOwnWorker(pid: number): boolean {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return state !== 'Z' && Number(parent) === this.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(WORKER_ENTRY);
+    } catch {
+      return false; // gone
     }
   }
 
