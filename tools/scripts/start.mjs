@@ -35,7 +35,7 @@ import { createRestartBackoff } from './restart-backoff.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STOP_TIMEOUT_MS = Number(process.env.STOP_TIMEOUT_MS ?? 30_000);
-const TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register'];
+const TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register', ...(process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [])];
 const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1' };
 
 const say = (message) => console.log(`[start] ${message}`);

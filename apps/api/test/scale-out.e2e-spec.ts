@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
-import { bullConnection, consumerQueueName, INTEGRATION_EVENTS_QUEUE } from '@leadflow/shared-platform';
+import { bullConnection, consumerQueueName } from '@leadflow/shared-platform';
 import { createTestServices, SmtpSink, TEST_ADMIN_TOKEN, TestServices } from '@leadflow/shared-testing';
 import { WEBHOOK_EVENTS } from '@leadflow/webhooks-contracts';
 import { generateCertificate, HttpsReceiver, TestCertificate } from './support/webhooks-fixtures';
@@ -33,7 +33,6 @@ const LATE_DUPLICATE_WINDOW_MS = 2500;
 
 /** Every queue the scenario goes through: the relay's, the consumers' (fanned out), and the work queues. */
 const QUEUES = [
-  INTEGRATION_EVENTS_QUEUE,
   ...['automations', 'webhooks', 'outgoing-emails', 'lead-follow-up'].map(consumerQueueName),
   'automation-executions',
   'webhook-delivery',
@@ -347,15 +346,27 @@ describe('scale-out: 2 api and 2 worker processes on one PostgreSQL database and
     const [{ captures }] = await q(`SELECT count(*)::int AS captures FROM contacts.lead_captures WHERE account_id = $1`);
     expect(captures).toBe(LEADS);
 
-    // Outbox: every row relayed by exactly one relay pass (relay_attempts 1), one BullMQ job per row, none failed.
-    const outbox = await q(`SELECT id, type, relayed_at, relay_attempts FROM platform.outbox WHERE account_id = $1`);
-    const [{ others }] = await q(`SELECT count(*)::int AS others FROM platform.outbox WHERE account_id <> $1`);
+    // Outbox: every row relayed by exactly one relay pass (relay_attempts 1), recorded once by each of its
+    // consumers in the inbox, none re-enqueued by a reconciler, no batch job failed.
+    const outbox = await q(`SELECT id, type, relayed_at, relay_attempts, reconcile_attempts FROM platform.outbox WHERE account_id = $1`);
     expect(outbox.filter((row) => row.relayed_at === null || row.relay_attempts !== 1)).toEqual([]);
     const typeCounts = outbox.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.type]: (counts[row.type] ?? 0) + 1 }), {});
     expect(typeCounts).toMatchObject({ contact_created: LEADS, lead_created: LEADS, automation_execution_requested: LEADS, email_queued: LEADS, email_sent: LEADS, automation_completed: LEADS });
     const jobCounts: Record<string, Record<string, number>> = {};
     for (const queue of queues) jobCounts[queue.name] = await queue.getJobCounts('completed', 'failed', 'active', 'waiting', 'delayed', 'prioritized');
-    expect(jobCounts[INTEGRATION_EVENTS_QUEUE]).toMatchObject({ completed: outbox.length + others, failed: 0 });
+    expect(outbox.filter((row) => row.reconcile_attempts !== 0)).toEqual([]);
+    const inbox = await q(`SELECT event_id, consumer, outcome FROM platform.event_inbox WHERE account_id = $1`);
+    const consumersOf: Record<string, string[]> = {
+      lead_created: ['lead-follow-up', 'webhooks'],
+      contact_created: ['automations', 'webhooks'],
+      automation_execution_requested: ['automations'],
+      email_queued: ['outgoing-emails'],
+    };
+    const expectedInbox = outbox.flatMap((row) => (consumersOf[row.type] ?? []).map((consumer) => `${row.id}|${consumer}|handled`));
+    const recorded = new Set(inbox.map((row) => `${row.event_id}|${row.consumer}|${row.outcome}`));
+    expect(expectedInbox.length).toBeGreaterThan(LEADS * 5);
+    expect(expectedInbox.filter((entry) => !recorded.has(entry))).toEqual([]);
+    expect(inbox.filter((row) => row.outcome !== 'handled')).toEqual([]);
     for (const name of QUEUES) expect({ name, failed: jobCounts[name].failed, active: jobCounts[name].active }).toEqual({ name, failed: 0, active: 0 });
 
     // Webhooks: one delivery per (event, subscription), each attempted once and received once.

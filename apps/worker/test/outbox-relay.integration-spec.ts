@@ -1,21 +1,28 @@
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { Processor } from '@nestjs/bullmq';
 import { INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Queue } from 'bullmq';
+import { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { FixedClock, IntegrationEvent, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { DomainError, FixedClock, IntegrationEvent, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import {
   AppConfig,
   bullConnection,
-  consumerJobId,
+  consumerBatchJobId,
   consumerQueueName,
   dataSourceOptions,
-  INTEGRATION_EVENTS_QUEUE,
+  EventInbox,
+  IntegrationEventBatchJob,
+  IntegrationEventConsumer,
+  IntegrationEventJob,
+  OutboxReconciler,
   OutboxRecord,
   OutboxRelay,
   OutboxRelayModule,
+  OutboxSubscription,
   OutboxSubscriptionModule,
+  OutboxSubscriptions,
   OutboxWriter,
   PlatformModule,
   QueueModule,
@@ -23,7 +30,12 @@ import {
 } from '@leadflow/shared-platform';
 import { createTestServices, redisProxy, TestServices } from '@leadflow/shared-testing';
 
-/** ARCHITECTURE › Writes, events and the worker: the worker's outbox relay (libs/shared/platform/src/outbox) against real PostgreSQL and Redis. */
+/**
+ * ARCHITECTURE › Writes, events and the worker: the worker's outbox relay, the consumers' inbox and the
+ * reconciler (libs/shared/platform/src/outbox) against real PostgreSQL and Redis (issue 11: one batch
+ * job per consumer and relay pass; issue 12 item 2: an event counts as delivered once each consumer has
+ * recorded it).
+ */
 
 const ACCOUNT_ID = '5f0c7c1e-3c1f-4a57-9d2b-0d6f2f2b8a11';
 
@@ -48,6 +60,18 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The consumers of the first suites: one takes `lead_created` only, the other every type. */
+const SUBSCRIPTIONS = OutboxSubscriptions.of([
+  new OutboxSubscription({ consumer: 'lead-follow-up', events: ['lead_created'] }),
+  new OutboxSubscription({ consumer: 'audit-trail', events: '*' }),
+]);
+
+/** The events of every batch job waiting in `queue`, in job order. */
+async function queuedEvents(queue: Queue): Promise<IntegrationEventJob[]> {
+  const jobs = (await queue.getJobs(['waiting'])) as Job<IntegrationEventBatchJob>[];
+  return jobs.sort((a, b) => a.timestamp - b.timestamp).flatMap((job) => job.data.events);
+}
+
 describe('Outbox relay', () => {
   let services: TestServices;
   let config: AppConfig;
@@ -55,11 +79,12 @@ describe('Outbox relay', () => {
   let transactions: TransactionHost;
   let outbox: OutboxWriter;
   let queue: Queue;
+  let followUp: Queue;
   const clock = new FixedClock(new Date('2026-11-02T15:05:00.000Z'));
   const relays: OutboxRelay[] = [];
 
-  const relay = (settings: ConstructorParameters<typeof OutboxRelay>[3] = {}, overrides: Record<string, string> = {}) => {
-    const created = new OutboxRelay(db, services.config(overrides), clock, { autoStart: false, enqueueTimeoutMs: 1000, ...settings });
+  const relay = (settings: ConstructorParameters<typeof OutboxRelay>[4] = {}, overrides: Record<string, string> = {}) => {
+    const created = new OutboxRelay(db, services.config(overrides), clock, SUBSCRIPTIONS, { autoStart: false, enqueueTimeoutMs: 1000, ...settings });
     relays.push(created);
     return created;
   };
@@ -77,17 +102,20 @@ describe('Outbox relay', () => {
     await db.initialize();
     transactions = new TransactionHost(db);
     outbox = new OutboxWriter(transactions);
-    queue = new Queue(INTEGRATION_EVENTS_QUEUE, { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
+    queue = new Queue(consumerQueueName('audit-trail'), { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
+    followUp = new Queue(consumerQueueName('lead-follow-up'), { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
   });
 
   afterEach(async () => {
     await Promise.all(relays.splice(0).map((created) => created.stop()));
     await db.query('TRUNCATE platform.outbox');
     await queue.obliterate({ force: true });
+    await followUp.obliterate({ force: true });
   });
 
   afterAll(async () => {
     await queue.close();
+    await followUp.close();
     await db.destroy();
     await services.dispose();
   });
@@ -105,11 +133,10 @@ describe('Outbox relay', () => {
 
     expect(batch).toEqual({ relayed: [], failed: [] });
     expect(await row(rolledBack.id)).toBeUndefined();
-    expect(await queue.getJob(rolledBack.id)).toBeUndefined();
     expect(await queue.count()).toBe(0);
   });
 
-  it('relays a committed event once, as a job whose id is the event id, and marks the row', async () => {
+  it('relays a committed event once, as a batch job in each subscribed consumer queue, and marks the row', async () => {
     const committed = event('lead_created', { contact_id: 'c-1', source: 'website' });
     await commit([committed]);
     const subject = relay();
@@ -120,9 +147,10 @@ describe('Outbox relay', () => {
     expect(first).toEqual({ relayed: [committed.id], failed: [] });
     expect(second).toEqual({ relayed: [], failed: [] });
     expect(await row(committed.id)).toEqual({ relayed_at: clock.now(), relay_attempts: 1 });
-    const job = await queue.getJob(committed.id);
-    expect(job?.name).toBe('lead_created');
-    expect(job?.data).toEqual({
+    const job = (await queue.getJob(consumerBatchJobId('audit-trail', [committed.id]))) as Job<IntegrationEventBatchJob> | undefined;
+    expect(job?.name).toBe('events');
+    expect(job?.data.events).toHaveLength(1);
+    expect(job?.data.events[0]).toEqual({
       id: committed.id,
       sequence: expect.stringMatching(/^\d+$/),
       type: 'lead_created',
@@ -132,6 +160,33 @@ describe('Outbox relay', () => {
       actor: SYSTEM_ACTOR,
     });
     expect(await queue.count()).toBe(1);
+    expect((await followUp.getJob(consumerBatchJobId('lead-follow-up', [committed.id])))?.data).toEqual(job?.data);
+  });
+
+  it('adds one job per consumer and pass, holding only the types the consumer subscribes to, in outbox order', async () => {
+    const created = event('lead_created', { contact_id: 'c-3' });
+    const won = event('deal_won', { deal_id: 'd-1' });
+    const second = event('lead_created', { contact_id: 'c-4' });
+    await commit([created, won, second]);
+
+    await relay().relayBatch();
+
+    expect(await queue.count()).toBe(1);
+    expect(await followUp.count()).toBe(1);
+    expect((await queuedEvents(queue)).map((item) => item.id)).toEqual([created.id, won.id, second.id]);
+    expect((await queuedEvents(followUp)).map((item) => item.id)).toEqual([created.id, second.id]);
+  });
+
+  it('adds nothing for a pass whose events no consumer subscribes to, and still marks the rows', async () => {
+    const lonely = OutboxSubscriptions.of([new OutboxSubscription({ consumer: 'lead-follow-up', events: ['lead_created'] })]);
+    const won = event('deal_won');
+    await commit([won]);
+    const subject = new OutboxRelay(db, config, clock, lonely, { autoStart: false, enqueueTimeoutMs: 1000 });
+    relays.push(subject);
+
+    expect(await subject.relayBatch()).toEqual({ relayed: [won.id], failed: [] });
+    expect(await followUp.count()).toBe(0);
+    expect((await row(won.id))?.relayed_at).toEqual(clock.now());
   });
 
   it('relays rows in the order they were written, a batch at a time', async () => {
@@ -176,7 +231,7 @@ describe('Outbox relay', () => {
     await otherDb.initialize();
     try {
       const first = relay({ batchSize: 7 });
-      const second = new OutboxRelay(otherDb, config, clock, { autoStart: false, batchSize: 7, enqueueTimeoutMs: 1000 });
+      const second = new OutboxRelay(otherDb, config, clock, SUBSCRIPTIONS, { autoStart: false, batchSize: 7, enqueueTimeoutMs: 1000 });
       relays.push(second);
       const drain = async (subject: OutboxRelay) => {
         const ids: string[] = [];
@@ -191,7 +246,9 @@ describe('Outbox relay', () => {
       expect(all.sort()).toEqual(written.map((item) => item.id).sort());
       expect(byFirst.length).toBeGreaterThan(0);
       expect(bySecond.length).toBeGreaterThan(0);
-      expect(await queue.count()).toBe(240);
+      const queued = (await queuedEvents(queue)).map((item) => item.id);
+      expect(queued.length).toBe(240);
+      expect(new Set(queued).size).toBe(240);
       const attempts = await db.query(`SELECT DISTINCT relay_attempts FROM platform.outbox`);
       expect(attempts).toEqual([{ relay_attempts: 1 }]);
     } finally {
@@ -214,12 +271,12 @@ describe('Outbox relay', () => {
     subject.start();
     await waitFor(async () => ((await row(pending.id))?.relay_attempts ?? 0) >= 4, 10_000, 'retries');
     expect((await row(pending.id))?.relayed_at).toBeNull();
-    expect(await queue.getJob(pending.id)).toBeUndefined();
+    expect(await queue.count()).toBe(0);
 
     const proxy = await redisProxy(services.redisUrl, port);
     try {
       await waitFor(async () => (await row(pending.id))?.relayed_at != null, 20_000, 'relay after Redis came back');
-      expect((await queue.getJob(pending.id))?.data).toMatchObject({ id: pending.id, payload: { contact_id: 'c-2' } });
+      expect(await queuedEvents(queue)).toEqual([expect.objectContaining({ id: pending.id, payload: { contact_id: 'c-2' } })]);
       expect(await queue.count()).toBe(1);
     } finally {
       await subject.stop();
@@ -244,35 +301,94 @@ describe('Outbox relay', () => {
   });
 });
 
+
+/** What the test consumers did: event ids they handled, in order, and what they should do instead. */
+const handled: Record<'test-audit' | 'test-leads', string[]> = { 'test-audit': [], 'test-leads': [] };
+const behaviour = { failOnce: new Set<string>(), reject: new Set<string>(), alwaysFail: new Set<string>() };
+const FAST_RETRY = { backoff: { type: 'fixed' as const, delay: 100 } };
+
+@Processor(consumerQueueName('test-audit'))
+class AuditConsumer extends IntegrationEventConsumer {
+  protected async handle(event: IntegrationEventJob): Promise<void> {
+    if (behaviour.reject.has(event.id)) throw new DomainError('not_for_this_consumer', 'refused for good');
+    if (behaviour.failOnce.delete(event.id) || behaviour.alwaysFail.has(event.id)) throw new Error('database hiccup');
+    handled['test-audit'].push(event.id);
+  }
+}
+
+@Processor(consumerQueueName('test-leads'))
+class LeadsConsumer extends IntegrationEventConsumer {
+  protected async handle(event: IntegrationEventJob): Promise<void> {
+    handled['test-leads'].push(event.id);
+  }
+}
+
 @Module({
   imports: [
-    OutboxSubscriptionModule.forConsumer({ consumer: 'lead-follow-up', events: ['lead_created'] }),
-    OutboxSubscriptionModule.forConsumer({ consumer: 'audit-trail', events: '*' }),
+    OutboxSubscriptionModule.forConsumer({ consumer: 'test-audit', events: '*', jobOptions: FAST_RETRY }),
+    OutboxSubscriptionModule.forConsumer({ consumer: 'test-leads', events: ['lead_created'], jobOptions: FAST_RETRY }),
   ],
+  providers: [AuditConsumer, LeadsConsumer],
 })
-class SubscribersModule {}
+class ConsumersModule {}
 
-describe('Outbox relay in the worker: fan-out to subscribed consumers', () => {
+describe('Outbox consumers: inbox and reconciler', () => {
   let services: TestServices;
   let app: INestApplicationContext;
+  let db: DataSource;
   let transactions: TransactionHost;
   let outbox: OutboxWriter;
+  let reconciler: OutboxReconciler;
   const queues: Queue[] = [];
-  const queueOf = (name: string) => {
-    const created = new Queue(name, { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
+  const queueOf = (consumer: string) => {
+    const created = new Queue(consumerQueueName(consumer), { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
     queues.push(created);
     return created;
   };
+  const inbox = async (ids: string[]) =>
+    (await db.query(`SELECT event_id, consumer, outcome FROM platform.event_inbox WHERE event_id = ANY($1::uuid[]) ORDER BY consumer, event_id`, [
+      ids,
+    ])) as { event_id: string; consumer: string; outcome: string }[];
+  const relayed = async (ids: string[]) =>
+    ((await db.query(`SELECT count(*)::int AS n FROM platform.outbox WHERE id = ANY($1::uuid[]) AND relayed_at IS NOT NULL`, [ids])) as { n: number }[])[0].n;
+  const watermark = async () => ((await db.query(`SELECT sequence::text AS sequence FROM platform.outbox_reconciliation`)) as { sequence: string }[])[0].sequence;
+  /** Writes events as the relay leaves them when Redis then restarts empty: relayed, in no queue. */
+  const relayedButLost = async (items: IntegrationEvent[]) => {
+    for (const item of items) {
+      await db.query(
+        `INSERT INTO platform.outbox (id, account_id, type, payload, actor, occurred_at, relayed_at, relay_attempts) VALUES ($1, $2, $3, $4, $5, $6, now(), 1)`,
+        [item.id, item.accountId, item.type, item.payload, item.actor, item.occurredAt],
+      );
+    }
+  };
+  const sequenceOf = async (id: string) => ((await db.query(`SELECT sequence::text AS sequence FROM platform.outbox WHERE id = $1`, [id])) as { sequence: string }[])[0].sequence;
 
   beforeAll(async () => {
     services = await createTestServices();
     const config = services.config({ OUTBOX_RELAY_INTERVAL_MS: '25' });
-    @Module({ imports: [PlatformModule.forRoot({ config }), QueueModule.forRoot(), OutboxRelayModule.forRoot(), SubscribersModule] })
+    @Module({
+      imports: [
+        PlatformModule.forRoot({ config }),
+        QueueModule.forRoot(),
+        OutboxRelayModule.forRoot({}, { autoStart: false, graceMs: 0, maxAttempts: 2 }),
+        ConsumersModule,
+      ],
+    })
     class WorkerUnderTest {}
     app = await NestFactory.createApplicationContext(WorkerUnderTest, { logger: false, abortOnError: false });
     await app.init();
+    db = app.get(DataSource);
     transactions = app.get(TransactionHost);
     outbox = app.get(OutboxWriter);
+    reconciler = app.get(OutboxReconciler);
+  });
+
+  beforeEach(() => {
+    handled['test-audit'] = [];
+    handled['test-leads'] = [];
+    behaviour.failOnce.clear();
+    behaviour.reject.clear();
+    behaviour.alwaysFail.clear();
   });
 
   afterAll(async () => {
@@ -281,25 +397,136 @@ describe('Outbox relay in the worker: fan-out to subscribed consumers', () => {
     await services.dispose();
   });
 
-  it('adds each relayed event to the queue of every consumer subscribed to its type, job id <eventId>.<consumer>', async () => {
+  it('each consumer handles each relayed event once and records it in the inbox', async () => {
     const created = event('lead_created', { contact_id: 'c-3' });
     const won = event('deal_won', { deal_id: 'd-1' });
     await transactions.run(() => outbox.append([created, won]));
-    const followUp = queueOf(consumerQueueName('lead-follow-up'));
-    const audit = queueOf(consumerQueueName('audit-trail'));
 
-    await waitFor(async () => (await audit.count()) === 2, 10_000, 'fan-out');
+    await waitFor(async () => (await inbox([created.id, won.id])).length === 3, 10_000, 'both consumers');
 
-    expect((await followUp.getJobs(['waiting'])).map((job) => job.id)).toEqual([consumerJobId(created.id, 'lead-follow-up')]);
-    expect((await audit.getJobs(['waiting'])).map((job) => job.id).sort()).toEqual(
-      [consumerJobId(created.id, 'audit-trail'), consumerJobId(won.id, 'audit-trail')].sort(),
+    expect(handled['test-audit']).toEqual([created.id, won.id]);
+    expect(handled['test-leads']).toEqual([created.id]);
+    expect(await inbox([created.id, won.id])).toEqual(
+      [
+        { event_id: created.id, consumer: 'test-audit', outcome: 'handled' },
+        { event_id: won.id, consumer: 'test-audit', outcome: 'handled' },
+        { event_id: created.id, consumer: 'test-leads', outcome: 'handled' },
+      ].sort((a, b) => a.consumer.localeCompare(b.consumer) || a.event_id.localeCompare(b.event_id)),
     );
-    expect((await followUp.getJob(consumerJobId(created.id, 'lead-follow-up')))?.data).toMatchObject({
-      id: created.id,
-      type: 'lead_created',
-      payload: { contact_id: 'c-3' },
+  });
+
+  it('a batch delivered again (another job id) is not handled twice: the inbox skips what it recorded', async () => {
+    const created = event('lead_created', { contact_id: 'c-5' });
+    await transactions.run(() => outbox.append([created]));
+    await waitFor(async () => (await inbox([created.id])).length === 2, 10_000, 'first delivery');
+    const [job] = (await queueOf('test-leads').getJobs(['completed'])).filter((candidate) =>
+      (candidate.data as IntegrationEventBatchJob).events.some((item) => item.id === created.id),
+    );
+
+    const again = await queueOf('test-leads').add('events', job.data as IntegrationEventBatchJob, { jobId: 'replayed-by-hand' });
+    await waitFor(async () => (await again.getState()) === 'completed', 10_000, 'replayed batch');
+
+    expect(handled['test-leads']).toEqual([created.id]);
+    expect((await queueOf('test-leads').getJob('replayed-by-hand'))?.returnvalue).toEqual({ handled: 0, skipped: 1, rejected: 0 });
+  });
+
+  it('a DomainError is recorded as rejected and never retried; another failure retries the batch for that event only', async () => {
+    const refused = event('deal_won', { deal_id: 'd-2' });
+    const flaky = event('deal_won', { deal_id: 'd-3' });
+    const fine = event('deal_won', { deal_id: 'd-4' });
+    behaviour.reject.add(refused.id);
+    behaviour.failOnce.add(flaky.id);
+    await transactions.run(() => outbox.append([refused, flaky, fine]));
+
+    await waitFor(async () => (await inbox([refused.id, flaky.id, fine.id])).length === 3, 10_000, 'retry of the flaky event');
+
+    expect(handled['test-audit']).toEqual([fine.id, flaky.id]);
+    expect(Object.fromEntries((await inbox([refused.id, flaky.id, fine.id])).map((entry) => [entry.event_id, entry.outcome]))).toEqual({
+      [refused.id]: 'rejected:not_for_this_consumer',
+      [flaky.id]: 'handled',
+      [fine.id]: 'handled',
     });
-    const relayedRows = await app.get(DataSource).query(`SELECT count(*)::int AS n FROM platform.outbox WHERE relayed_at IS NOT NULL`);
-    expect(relayedRows).toEqual([{ n: 2 }]);
+  });
+
+  it('events whose jobs Redis lost (relayed, never recorded) are re-enqueued by the reconciler and handled exactly once', async () => {
+    await reconciler.reconcile(); // the watermark catches up with the earlier tests' events
+    const lost = Array.from({ length: 5 }, (_, index) => event(index % 2 === 0 ? 'lead_created' : 'deal_won', { n: index }));
+    const ids = lost.map((item) => item.id);
+    await relayedButLost(lost);
+
+    const pass = await reconciler.reconcile();
+
+    expect(pass.ran).toBe(true);
+    expect(pass.requeued.map((entry) => entry.eventId)).toEqual(ids);
+    expect(pass.requeued.map((entry) => entry.consumers)).toEqual(lost.map((item) => (item.type === 'lead_created' ? ['test-audit', 'test-leads'] : ['test-audit'])));
+    expect(BigInt(pass.watermark)).toBeLessThan(BigInt(await sequenceOf(ids[0])));
+    await waitFor(async () => (await inbox(ids)).length === 8, 10_000, 're-enqueued events handled');
+    expect([...handled['test-audit']].sort()).toEqual([...ids].sort());
+    expect([...handled['test-leads']].sort()).toEqual(lost.filter((item) => item.type === 'lead_created').map((item) => item.id).sort());
+
+    const next = await reconciler.reconcile();
+    expect(next.requeued).toEqual([]);
+    expect(next.watermark).toBe(await sequenceOf(ids[ids.length - 1]));
+    expect(await watermark()).toBe(next.watermark);
+    expect(handled['test-audit']).toHaveLength(5);
+  });
+
+  it('the reconciler gives up on an event after maxAttempts re-enqueues and moves its watermark on', async () => {
+    await reconciler.reconcile();
+    const stuck = event('deal_won', { deal_id: 'never' });
+    behaviour.alwaysFail.add(stuck.id);
+    await relayedButLost([stuck]);
+
+    const passes = [await reconciler.reconcile(), await reconciler.reconcile(), await reconciler.reconcile()];
+
+    expect(passes.map((pass) => pass.requeued.map((entry) => entry.eventId))).toEqual([[stuck.id], [stuck.id], []]);
+    expect(passes[2].abandoned).toEqual([stuck.id]);
+    expect(passes[2].watermark).toBe(await sequenceOf(stuck.id));
+    expect(await db.query(`SELECT reconcile_attempts FROM platform.outbox WHERE id = $1`, [stuck.id])).toEqual([{ reconcile_attempts: 2 }]);
+    expect(await inbox([stuck.id])).toEqual([]);
+    expect(handled['test-audit']).toEqual([]);
+  });
+
+  it('the reconciler leaves alone events relayed within the grace period', async () => {
+    await reconciler.reconcile();
+    const patient = new OutboxReconciler(db, app.get(OutboxRelay), app.get(OutboxSubscriptions), new FixedClock(new Date()), services.config(), {
+      autoStart: false,
+      graceMs: 60_000,
+    });
+    const auditWorker = app.get(AuditConsumer).worker;
+    await auditWorker.pause(true);
+    try {
+      const recent = event('deal_won', { deal_id: 'recent' });
+      await transactions.run(() => outbox.append([recent]));
+      await waitFor(async () => (await relayed([recent.id])) === 1, 10_000, 'relay');
+      const before = await watermark();
+
+      const pass = await patient.reconcile();
+
+      expect(pass.requeued).toEqual([]);
+      expect(pass.checked).toBe(0);
+      expect(await watermark()).toBe(before);
+    } finally {
+      auditWorker.resume();
+    }
+  });
+
+  it('EventInbox.consume records nothing for an event whose handler failed, so a later batch handles it', async () => {
+    const inboxService = app.get(EventInbox);
+    const failing = { ...(await jobOf(event('deal_won'))) };
+    await expect(
+      inboxService.consume('test-audit', [failing], async () => {
+        throw new Error('down');
+      }),
+    ).rejects.toThrow('1 event(s) failed: down');
+    expect(await inbox([failing.id])).toEqual([]);
+
+    expect(await inboxService.consume('test-audit', [failing], async () => undefined)).toEqual({ handled: 1, skipped: 0, rejected: 0 });
+    expect(await inbox([failing.id])).toEqual([{ event_id: failing.id, consumer: 'test-audit', outcome: 'handled' }]);
   });
 });
+
+/** The job form of an event that was never written (for EventInbox alone). */
+async function jobOf(item: IntegrationEvent): Promise<IntegrationEventJob> {
+  return { id: item.id, sequence: '0', type: item.type, accountId: item.accountId, occurredAt: item.occurredAt.toISOString(), payload: item.payload, actor: item.actor };
+}

@@ -29,6 +29,12 @@ export class AppConfig {
   readonly outboxRelayIntervalMs: number;
   /** Outbox rows the relay locks and enqueues per transaction. */
   readonly outboxRelayBatchSize: number;
+  /**
+   * Worker, outbox reconciler (milliseconds): pause between passes (`OUTBOX_RECONCILE_INTERVAL_MS`,
+   * default 30000) and how long after its relay (or its last re-enqueue) an event some consumer has not
+   * recorded in `platform.event_inbox` is re-enqueued (`OUTBOX_RECONCILE_GRACE_MS`, 300000).
+   */
+  readonly outboxReconcile: { intervalMs: number; graceMs: number };
   /** How long a `processing` Idempotency-Key is held before another request may take it over (milliseconds). */
   readonly idempotencyLeaseMs: number;
   /** Worker: base delay of the exponential backoff between delivery attempts of an outgoing email (milliseconds). */
@@ -72,6 +78,10 @@ export class AppConfig {
     this.logLevel = env.LOG_LEVEL ?? (this.nodeEnv === 'test' ? 'silent' : 'info');
     this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
     this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
+    this.outboxReconcile = {
+      intervalMs: Number(env.OUTBOX_RECONCILE_INTERVAL_MS ?? 30_000),
+      graceMs: Number(env.OUTBOX_RECONCILE_GRACE_MS ?? 300_000),
+    };
     this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
     this.idempotencyLeaseMs = Number(env.IDEMPOTENCY_LEASE_MS ?? 60_000);
     const trusted = (env.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);

@@ -1,14 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import type { Actor, IntegrationEvent } from '@leadflow/shared-kernel';
 
-/**
- * The platform queue the outbox relay writes to: one job per outbox row, job name = event type,
- * `jobId` = event id, so enqueueing the same row twice (a relay that crashed between enqueueing and
- * marking the row) leaves one job. The worker fans each job out to the subscribed consumers' queues.
- */
+/** Prefix of every consumer queue: `integration-events.<consumer>`. */
 export const INTEGRATION_EVENTS_QUEUE = 'integration-events';
 
-/** What a consumer's processor receives: the outbox row, JSON-safe (`occurredAt` is ISO 8601). */
+/** One event as a consumer's handler receives it: the outbox row, JSON-safe (`occurredAt` is ISO 8601). */
 export interface IntegrationEventJob {
   id: string;
   /** Position in `platform.outbox` (bigserial as a decimal string): the order events were written in. */
@@ -36,11 +33,26 @@ export function consumerQueueName(consumer: string): string {
 }
 
 /**
- * Job id of an event in a consumer's queue: `<eventId>.<consumer>`. (ARCHITECTURE writes
- * `<eventId>:<consumer>`; BullMQ 6 refuses custom ids with one `:`, so the separator is a dot.)
+ * What the relay adds to a consumer's queue: the consumer's share of one relay pass, in outbox order
+ * (at most `OUTBOX_RELAY_BATCH_SIZE` events). Job name `events`.
  */
-export function consumerJobId(eventId: string, consumer: string): string {
-  return `${eventId}.${consumer}`;
+export interface IntegrationEventBatchJob {
+  events: IntegrationEventJob[];
+}
+
+/** Name of the batch jobs in a consumer queue. */
+export const INTEGRATION_EVENT_BATCH_JOB = 'events';
+
+/**
+ * Job id of a batch: `<consumer>.<sha1 of its event ids>`. The same events for the same consumer give
+ * the same id, so a relay that enqueued and then failed to commit adds nothing twice on its next pass
+ * while the first job is kept; anything else that repeats (a different batch holding an event again, a
+ * reconciler pass) is caught by the consumer's inbox. BullMQ 6 refuses custom ids with one `:`, hence
+ * the dot.
+ */
+export function consumerBatchJobId(consumer: string, eventIds: readonly string[], origin: 'relay' | 'reconcile' = 'relay'): string {
+  const digest = createHash('sha1').update(eventIds.join(',')).digest('hex');
+  return `${origin === 'relay' ? '' : 'r-'}${consumer}.${digest}`;
 }
 
 /** Back from the job's JSON to the kernel's event (a `Date` for `occurredAt`). */
@@ -58,20 +70,14 @@ export function toIntegrationEvent(job: IntegrationEventJob): IntegrationEvent {
 const DAY_SECONDS = 24 * 60 * 60;
 
 /**
- * Options of the relay's jobs. Completed jobs are kept a day: a job id deduplicates only while the
- * job exists, and the relay's re-enqueue window (crash between enqueue and commit) is seconds.
+ * Defaults of the batch jobs; a subscription may override them (`jobOptions`). Completed jobs are kept
+ * an hour (at most 1,000 per queue): the inbox, not BullMQ's job ids, is what keeps an event from being
+ * handled twice, and a kept job id only has to cover a relay's enqueue-then-rollback (seconds). Failed
+ * jobs are kept 14 days for inspection; their events are re-enqueued by the reconciler.
  */
-export const INTEGRATION_EVENT_JOB_OPTIONS: JobsOptions = {
-  attempts: 10,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { age: DAY_SECONDS, count: 100_000 },
-  removeOnFail: { age: 7 * DAY_SECONDS },
-};
-
-/** Defaults of the fanned-out jobs; a subscription may override them (`jobOptions`). */
 export const CONSUMER_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 2000 },
-  removeOnComplete: { age: DAY_SECONDS, count: 100_000 },
+  removeOnComplete: { age: 60 * 60, count: 1000 },
   removeOnFail: { age: 14 * DAY_SECONDS },
 };

@@ -1,17 +1,27 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
 import { bullConnection } from '../queue/queue.module';
-import { INTEGRATION_EVENT_JOB_OPTIONS, INTEGRATION_EVENTS_QUEUE, IntegrationEventJob } from './integration-event.job';
+import {
+  CONSUMER_JOB_OPTIONS,
+  consumerBatchJobId,
+  consumerQueueName,
+  INTEGRATION_EVENT_BATCH_JOB,
+  IntegrationEventBatchJob,
+  IntegrationEventJob,
+} from './integration-event.job';
+import { OutboxSubscription } from './outbox-subscription';
+import { OutboxSubscriptions } from './outbox-subscriptions';
 
 /** Tuning of the relay; `AppConfig` gives the poll interval and batch size. */
 export interface OutboxRelaySettings {
   /** Pause between polls when the outbox is empty (ms). A full batch is followed at once by the next. */
   intervalMs: number;
-  /** Rows locked and enqueued per transaction. */
+  /** Rows locked and enqueued per transaction (also the largest batch a consumer receives). */
   batchSize: number;
   /** Longest wait for Redis on one enqueue before the batch counts as failed and its locks are released (ms). */
   enqueueTimeoutMs: number;
@@ -30,7 +40,14 @@ export interface OutboxRelayBatch {
   error?: unknown;
 }
 
-interface OutboxRow {
+/** One consumer's share of some outbox rows, in outbox order. */
+export interface ConsumerBatch {
+  subscription: OutboxSubscription;
+  events: IntegrationEventJob[];
+}
+
+/** The columns of `platform.outbox` the relay and the reconciler read. */
+export interface OutboxRow {
   id: string;
   sequence: string;
   account_id: string;
@@ -58,21 +75,26 @@ function within<T>(work: Promise<T>, milliseconds: number): Promise<T> {
  * The worker's transactional-outbox relay (ARCHITECTURE › Writes, events and the worker).
  *
  * Each pass, in one PostgreSQL transaction: lock the oldest unrelayed rows of `platform.outbox`
- * (`FOR UPDATE SKIP LOCKED`, so concurrent relays never take the same row), add them to the
- * `integration-events` BullMQ queue (`jobId` = event id), then set `relayed_at`. When Redis does not
- * answer, the rows stay unrelayed with `relay_attempts` incremented, the locks are released, and the
- * relay backs off exponentially before trying again: nothing is lost. A row whose enqueue succeeded
- * but whose commit failed is enqueued again later; the job id keeps that to one job.
+ * (`FOR UPDATE SKIP LOCKED`, so concurrent relays never take the same row), add to the queue of every
+ * consumer subscribed to their types (`integration-events.<consumer>`) ONE batch job holding that
+ * consumer's events in outbox order (`IntegrationEventBatchJob`, job id `consumerBatchJobId`), then set
+ * `relayed_at`. A pass of 100 rows for 3 consumers is 3 jobs, not 100 + 300.
  *
- * The relay has its own Redis connection without an offline queue, so an enqueue fails fast while
- * Redis is down instead of piling up in memory, and never holds row locks longer than
- * `enqueueTimeoutMs`.
+ * `relayed_at` means "in the consumers' queues", not "consumed": each consumer records the events it
+ * handled in `platform.event_inbox`, and the `OutboxReconciler` re-enqueues events some consumer never
+ * recorded (Redis restarted empty, a job failed for good), so an event is never lost once committed.
+ *
+ * When Redis does not answer, the rows stay unrelayed with `relay_attempts` incremented, the locks are
+ * released, and the relay backs off exponentially before trying again. The relay has its own Redis
+ * connection without an offline queue, so an enqueue fails fast while Redis is down instead of piling
+ * up in memory, and never holds row locks longer than `enqueueTimeoutMs`.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly settings: OutboxRelaySettings;
-  private queue: Queue | null = null;
+  private connection: IORedis | null = null;
+  private readonly queues = new Map<string, Queue>();
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<void> | null = null;
   private running = false;
@@ -82,6 +104,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly subscriptions: OutboxSubscriptions,
     @Optional() @Inject(OUTBOX_RELAY_SETTINGS) settings: Partial<OutboxRelaySettings> | null = null,
   ) {
     this.settings = {
@@ -122,9 +145,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.inFlight;
-    const queue = this.queue;
-    this.queue = null;
-    if (queue) await within(queue.close(), 2000).catch(() => queue.disconnect().catch(() => undefined));
+    await this.closeProducers();
     if (wasRunning) this.logger.log('Outbox relay stopped');
   }
 
@@ -136,10 +157,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async relayBatch(): Promise<OutboxRelayBatch> {
     return this.db.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        `SELECT id, sequence::text AS sequence, account_id, type, payload, actor, occurred_at
-           FROM platform.outbox
+        `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at
+           FROM platform.outbox o
           WHERE relayed_at IS NULL
-          ORDER BY sequence
+          ORDER BY o.sequence
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
         [this.settings.batchSize],
@@ -161,58 +182,103 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async enqueue(rows: OutboxRow[]): Promise<void> {
-    const queue = this.producer();
+    await this.addBatches(this.batchesOf(rows), (consumer, events) => consumerBatchJobId(consumer, events.map((event) => event.id)));
+  }
+
+  /**
+   * The reconciler's way back in: adds `batches` (events some consumer has not recorded) to the
+   * consumers' queues with job ids `r-<consumer>.<digest of ids and attempt>`. Throws when Redis does
+   * not answer within `enqueueTimeoutMs`.
+   */
+  async requeue(batches: readonly ConsumerBatch[], attempt: number): Promise<void> {
+    await this.addBatches(batches, (consumer, events) => consumerBatchJobId(consumer, [...events.map((event) => event.id), `#${attempt}`], 'reconcile'));
+  }
+
+  private async addBatches(batches: readonly ConsumerBatch[], jobIdOf: (consumer: string, events: IntegrationEventJob[]) => string): Promise<void> {
+    if (batches.length === 0) return;
     const timeout = this.settings.enqueueTimeoutMs;
+    const connection = this.producerConnection();
     // Waits for the first connection without issuing commands: while Redis has never answered,
     // nothing is queued in memory; once connected, commands fail fast when the link drops.
-    await within(queue.waitUntilReady(), timeout).catch((error: unknown) => {
-      // A timeout means "still connecting". Anything else left BullMQ's connection unusable
-      // (e.g. the link dropped during its start-up checks): start over with a new one.
-      if (!(error instanceof EnqueueTimeout)) this.discardProducer(queue);
+    await within(this.ready(connection), timeout).catch((error: unknown) => {
+      // A timeout means "still connecting". Anything else left the connection unusable: start over.
+      if (!(error instanceof EnqueueTimeout)) void this.closeProducers();
       throw error;
     });
     await within(
-      queue.addBulk(
-        rows.map((row) => ({
-          name: row.type,
-          data: {
-            id: row.id,
-            sequence: row.sequence,
-            type: row.type,
-            accountId: row.account_id,
-            occurredAt: new Date(row.occurred_at).toISOString(),
-            payload: row.payload,
-            actor: row.actor,
-          } satisfies IntegrationEventJob,
-          opts: { jobId: row.id },
-        })),
+      Promise.all(
+        batches.map(({ subscription, events }) =>
+          this.queueOf(subscription.consumer, connection).add(INTEGRATION_EVENT_BATCH_JOB, { events } satisfies IntegrationEventBatchJob, {
+            ...CONSUMER_JOB_OPTIONS,
+            ...subscription.jobOptions,
+            jobId: jobIdOf(subscription.consumer, events),
+          }),
+        ),
       ),
       timeout,
     );
   }
 
-  private producer(): Queue {
-    if (!this.queue) {
-      const queue = new Queue(INTEGRATION_EVENTS_QUEUE, {
-        connection: {
-          ...bullConnection(this.config.redisUrl),
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          connectTimeout: this.settings.enqueueTimeoutMs,
-          retryStrategy: (times: number) => Math.min(200 * times, 5000),
-        },
-        prefix: `${this.config.redisPrefix}:bull`,
-        defaultJobOptions: INTEGRATION_EVENT_JOB_OPTIONS,
-      });
-      queue.on('error', () => undefined); // connection errors surface as failed passes, logged below
-      this.queue = queue;
+  /** Each subscribed consumer's share of the rows, in outbox order; consumers with no event get no job. */
+  private batchesOf(rows: OutboxRow[]): ConsumerBatch[] {
+    const byConsumer = new Map<string, ConsumerBatch>();
+    for (const row of rows) {
+      const event = toEventJob(row);
+      for (const subscription of this.subscriptions.consumersOf(row.type)) {
+        let batch = byConsumer.get(subscription.consumer);
+        if (!batch) byConsumer.set(subscription.consumer, (batch = { subscription, events: [] }));
+        batch.events.push(event);
+      }
     }
-    return this.queue;
+    return [...byConsumer.values()];
   }
 
-  private discardProducer(queue: Queue): void {
-    if (this.queue === queue) this.queue = null;
-    void queue.disconnect().catch(() => undefined);
+  private producerConnection(): IORedis {
+    this.connection ??= new IORedis({
+      ...bullConnection(this.config.redisUrl),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: this.settings.enqueueTimeoutMs,
+      retryStrategy: (times: number) => Math.min(200 * times, 5000),
+      lazyConnect: false,
+    }).on('error', () => undefined); // connection errors surface as failed passes, logged below
+    return this.connection;
+  }
+
+  private async ready(connection: IORedis): Promise<void> {
+    if (connection.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        connection.off('end', onEnd);
+        resolve();
+      };
+      const onEnd = () => {
+        connection.off('ready', onReady);
+        reject(new Error('Redis connection ended'));
+      };
+      connection.once('ready', onReady);
+      connection.once('end', onEnd);
+    });
+  }
+
+  private queueOf(consumer: string, connection: IORedis): Queue {
+    let queue = this.queues.get(consumer);
+    if (!queue) {
+      queue = new Queue(consumerQueueName(consumer), { connection, prefix: `${this.config.redisPrefix}:bull` });
+      queue.on('error', () => undefined);
+      this.queues.set(consumer, queue);
+    }
+    return queue;
+  }
+
+  /** Closes the consumer queues and the shared connection (a new one is made on the next pass). */
+  private async closeProducers(): Promise<void> {
+    const queues = [...this.queues.values()];
+    const connection = this.connection;
+    this.queues.clear();
+    this.connection = null;
+    await Promise.all(queues.map((queue) => within(queue.close(), 2000).catch(() => undefined)));
+    connection?.disconnect();
   }
 
   private schedule(delayMs: number): void {
@@ -251,4 +317,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     );
     return backoff;
   }
+}
+
+/** The job form of an outbox row. */
+export function toEventJob(row: OutboxRow): IntegrationEventJob {
+  return {
+    id: row.id,
+    sequence: row.sequence,
+    type: row.type,
+    accountId: row.account_id,
+    occurredAt: new Date(row.occurred_at).toISOString(),
+    payload: row.payload,
+    actor: row.actor,
+  };
 }

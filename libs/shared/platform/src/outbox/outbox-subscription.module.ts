@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventInbox } from './event-inbox';
 import { consumerQueueName } from './integration-event.job';
 import { OutboxSubscription, OutboxSubscriptionOptions } from './outbox-subscription';
 
@@ -12,14 +13,14 @@ import { OutboxSubscription, OutboxSubscriptionOptions } from './outbox-subscrip
  * export class WebhooksJobsModule {}
  *
  * @Processor(consumerQueueName('webhooks'))
- * export class WebhookEventsProcessor extends WorkerHost {
- *   async process(job: Job<IntegrationEventJob>) { … record (event id, consumer) in an inbox, then act … }
+ * export class WebhookEventsProcessor extends IntegrationEventConsumer {
+ *   protected async handle(event: IntegrationEventJob) { … idempotent work for one event … }
  * }
  * ```
  *
- * The worker's fan-out adds each matching event to the queue `integration-events.<consumer>` with
- * job id `<eventId>.<consumer>` (idempotent). The queue is registered here, so the consumer may also
- * `@InjectQueue(consumerQueueName(...))` it.
+ * The relay adds the matching events, a batch per pass, to the queue `integration-events.<consumer>`;
+ * `IntegrationEventConsumer` records each handled event in `platform.event_inbox`. The queue and the
+ * `EventInbox` are provided here, so the consumer may also `@InjectQueue(consumerQueueName(...))`.
  */
 @Module({})
 export class OutboxSubscriptionModule {
@@ -29,8 +30,8 @@ export class OutboxSubscriptionModule {
     return {
       module: OutboxSubscriptionModule,
       imports: [queue],
-      providers: [{ provide: `OutboxSubscription:${subscription.consumer}`, useValue: subscription }],
-      exports: [queue],
+      providers: [{ provide: `OutboxSubscription:${subscription.consumer}`, useValue: subscription }, EventInbox],
+      exports: [queue, EventInbox],
     };
   }
 }

@@ -9,7 +9,7 @@ export interface OutboxSubscriptionOptions {
   consumer: string;
   /** Event types (`lead_created`…) the consumer receives, or `'*'`. */
   events: OutboxEventSelector;
-  /** Options of the fanned-out jobs (attempts, backoff, retention), merged over `CONSUMER_JOB_OPTIONS`. */
+  /** Options of the batch jobs (attempts, backoff, retention), merged over `CONSUMER_JOB_OPTIONS`. */
   jobOptions?: JobsOptions;
 }
 

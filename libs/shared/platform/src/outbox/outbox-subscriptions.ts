@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { OutboxSubscription } from './outbox-subscription';
 
@@ -11,7 +11,14 @@ import { OutboxSubscription } from './outbox-subscription';
 export class OutboxSubscriptions implements OnModuleInit {
   private collected: OutboxSubscription[] | null = null;
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(@Optional() private readonly discovery?: DiscoveryService) {}
+
+  /** A fixed registry (tests, tools): these subscriptions instead of the application's providers. */
+  static of(subscriptions: readonly OutboxSubscription[]): OutboxSubscriptions {
+    const registry = new OutboxSubscriptions();
+    registry.collected = [...subscriptions].sort((a, b) => a.consumer.localeCompare(b.consumer));
+    return registry;
+  }
 
   onModuleInit(): void {
     this.all();
@@ -30,7 +37,7 @@ export class OutboxSubscriptions implements OnModuleInit {
 
   private collect(): OutboxSubscription[] {
     const found = new Set<OutboxSubscription>();
-    for (const wrapper of this.discovery.getProviders()) {
+    for (const wrapper of this.discovery?.getProviders() ?? []) {
       if (wrapper.isDependencyTreeStatic() && wrapper.instance instanceof OutboxSubscription) found.add(wrapper.instance);
     }
     const byConsumer = new Map<string, OutboxSubscription>();

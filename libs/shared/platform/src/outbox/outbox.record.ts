@@ -3,7 +3,8 @@ import type { Actor } from '@leadflow/shared-kernel';
 
 /**
  * One integration event waiting to be relayed (`platform.outbox`). Written in the transaction of the
- * change that caused it; `relayed_at` is set by the worker's relay once the event is on BullMQ.
+ * change that caused it; `relayed_at` is set by the worker's relay once the event is in its consumers' queues; the
+ * consumers record it in `platform.event_inbox` once handled.
  */
 @Entity({ schema: 'platform', name: 'outbox' })
 @Index('outbox_pending_idx', ['sequence'], { where: 'relayed_at IS NULL' })
@@ -36,4 +37,12 @@ export class OutboxRecord {
 
   @Column({ type: 'int', default: 0 })
   relayAttempts: number;
+
+  /** How often the reconciler re-enqueued the row because a consumer had not recorded it (`OutboxReconciler`). */
+  @Column({ type: 'int', default: 0 })
+  reconcileAttempts: number;
+
+  /** When the reconciler last re-enqueued the row. */
+  @Column({ type: 'timestamptz', nullable: true })
+  reconciledAt: Date | null;
 }

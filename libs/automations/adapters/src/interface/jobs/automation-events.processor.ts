@@ -1,8 +1,7 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
-import { Job, UnrecoverableError } from 'bullmq';
-import { AccountId, DomainError } from '@leadflow/shared-kernel';
-import { consumerQueueName, IntegrationEventJob } from '@leadflow/shared-platform';
+import { AccountId } from '@leadflow/shared-kernel';
+import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
 import { AUTOMATION_EVENTS } from '@leadflow/automations-contracts';
 import { EnrolFromIntegrationEventCommand, ExecutionScheduler } from '@leadflow/automations-core';
 import { AUTOMATIONS_CONSUMER } from './automation-execution.job';
@@ -13,7 +12,7 @@ import { AUTOMATIONS_CONSUMER } from './automation-execution.job';
  * (idempotent per event id and automation).
  */
 @Processor(consumerQueueName(AUTOMATIONS_CONSUMER), { concurrency: 8 })
-export class AutomationEventsProcessor extends WorkerHost {
+export class AutomationEventsProcessor extends IntegrationEventConsumer {
   constructor(
     private readonly commands: CommandBus,
     private readonly scheduler: ExecutionScheduler,
@@ -21,22 +20,16 @@ export class AutomationEventsProcessor extends WorkerHost {
     super();
   }
 
-  async process(job: Job<IntegrationEventJob>): Promise<{ executions: string[] }> {
-    const event = job.data;
-    try {
-      if (event.type === AUTOMATION_EVENTS.executionRequested) {
-        const executionId = String(event.payload.execution_id);
-        await this.scheduler.schedule(event.accountId, executionId, 's0', 0);
-        return { executions: [executionId] };
-      }
-      const { executionIds } = await this.commands.execute(
-        new EnrolFromIntegrationEventCommand(event.accountId as AccountId, event.id, event.type, event.payload, event.actor),
-      );
-      // New executions reach the engine through their own outbox hand-off.
-      return { executions: executionIds };
-    } catch (error) {
-      if (error instanceof DomainError) throw new UnrecoverableError(error.code);
-      throw error;
+  protected async handle(event: IntegrationEventJob): Promise<{ executions: string[] }> {
+    if (event.type === AUTOMATION_EVENTS.executionRequested) {
+      const executionId = String(event.payload.execution_id);
+      await this.scheduler.schedule(event.accountId, executionId, 's0', 0);
+      return { executions: [executionId] };
     }
+    const { executionIds } = await this.commands.execute(
+      new EnrolFromIntegrationEventCommand(event.accountId as AccountId, event.id, event.type, event.payload, event.actor),
+    );
+    // New executions reach the engine through their own outbox hand-off.
+    return { executions: executionIds };
   }
 }

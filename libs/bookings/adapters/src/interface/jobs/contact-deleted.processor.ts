@@ -1,10 +1,9 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
-import { Job, UnrecoverableError } from 'bullmq';
-import { asAccountId, DomainError } from '@leadflow/shared-kernel';
+import { asAccountId } from '@leadflow/shared-kernel';
 import type { ContactDeletedPayload } from '@leadflow/contacts-contracts';
 import { ArchiveContactBookingsCommand } from '@leadflow/bookings-core';
-import { consumerQueueName, IntegrationEventJob } from '@leadflow/shared-platform';
+import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
 
 /** Outbox consumer of the bookings context. */
 export const BOOKINGS_CONSUMER = 'bookings';
@@ -14,18 +13,13 @@ export const BOOKINGS_CONSUMER = 'bookings';
  * `GET /v1/bookings` and their ids answer 404. Replays are harmless (already archived rows are skipped).
  */
 @Processor(consumerQueueName(BOOKINGS_CONSUMER), { concurrency: 4 })
-export class ContactDeletedProcessor extends WorkerHost {
+export class ContactDeletedProcessor extends IntegrationEventConsumer {
   constructor(private readonly commands: CommandBus) {
     super();
   }
 
-  async process(job: Job<IntegrationEventJob>): Promise<number> {
-    const payload = job.data.payload as ContactDeletedPayload;
-    try {
-      return await this.commands.execute(new ArchiveContactBookingsCommand(asAccountId(job.data.accountId), payload.contact_ids ?? []));
-    } catch (error) {
-      if (error instanceof DomainError) throw new UnrecoverableError(error.code);
-      throw error;
-    }
+  protected async handle(event: IntegrationEventJob): Promise<number> {
+    const payload = event.payload as ContactDeletedPayload;
+    return this.commands.execute(new ArchiveContactBookingsCommand(asAccountId(event.accountId), payload.contact_ids ?? []));
   }
 }

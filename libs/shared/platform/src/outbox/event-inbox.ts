@@ -1,0 +1,100 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DomainError } from '@leadflow/shared-kernel';
+import type { IntegrationEventJob } from './integration-event.job';
+
+/** What one batch did for one consumer: counts of events handled, already recorded (skipped) and rejected. */
+export interface InboxBatchOutcome {
+  handled: number;
+  skipped: number;
+  rejected: number;
+}
+
+/** Outcome stored in `platform.event_inbox.outcome`: `handled`, or `rejected:<DomainError code>`. */
+export type InboxOutcome = 'handled' | `rejected:${string}`;
+
+/**
+ * Thrown after a batch in which some handler failed with something other than a `DomainError`
+ * (database down, a timeout): the events handled before and after it are recorded, BullMQ retries the
+ * job with backoff, and the retry skips what was recorded.
+ */
+export class ConsumerBatchFailed extends Error {
+  constructor(
+    readonly consumer: string,
+    readonly failedEventIds: string[],
+    override readonly cause: unknown,
+  ) {
+    super(`${consumer}: ${failedEventIds.length} event(s) failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/**
+ * The consumers' inbox (`platform.event_inbox`, issue 12 item 2): one row per (event id, consumer)
+ * once the consumer has handled the event (`handled`) or refused it for good (`rejected:<code>`). It is
+ * what makes a repeated delivery of an event (a relay retry, a re-enqueue by the reconciler, a retried
+ * batch) a no-op, and what the `OutboxReconciler` reads to find events a consumer never recorded.
+ *
+ * Rows are written after the handler ran, one multi-row insert per batch: a crash between the two
+ * hands the event to the handler again, so handlers stay idempotent (they are: unique keys per event).
+ */
+@Injectable()
+export class EventInbox {
+  private readonly logger = new Logger(EventInbox.name);
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Runs `handle` on each event of `events` (in order) that `consumer` has not recorded yet, then
+   * records the handled and the rejected ones. A `DomainError` is final: recorded as
+   * `rejected:<code>`, never retried. Any other error: the others are still handled and recorded, then
+   * `ConsumerBatchFailed` is thrown so the job is retried.
+   */
+  async consume(consumer: string, events: readonly IntegrationEventJob[], handle: (event: IntegrationEventJob) => Promise<unknown>): Promise<InboxBatchOutcome> {
+    const recorded = await this.recorded(consumer, events.map((event) => event.id));
+    const outcomes: { event: IntegrationEventJob; outcome: InboxOutcome }[] = [];
+    const failed: string[] = [];
+    let failure: unknown;
+    for (const event of events) {
+      if (recorded.has(event.id)) continue;
+      recorded.add(event.id); // the same event twice in one batch is handled once
+      try {
+        await handle(event);
+        outcomes.push({ event, outcome: 'handled' });
+      } catch (error) {
+        if (error instanceof DomainError) {
+          this.logger.warn({ consumer, eventId: event.id, type: event.type, code: error.code }, 'Integration event rejected by its consumer');
+          outcomes.push({ event, outcome: `rejected:${error.code}` });
+        } else {
+          failed.push(event.id);
+          failure ??= error;
+        }
+      }
+    }
+    await this.record(consumer, outcomes);
+    if (failed.length > 0) throw new ConsumerBatchFailed(consumer, failed, failure);
+    const rejected = outcomes.filter((entry) => entry.outcome !== 'handled').length;
+    return { handled: outcomes.length - rejected, skipped: events.length - outcomes.length - failed.length, rejected };
+  }
+
+  /** The ids among `eventIds` that `consumer` has recorded. */
+  async recorded(consumer: string, eventIds: readonly string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const rows: { event_id: string }[] = await this.db.query(
+      `SELECT event_id FROM platform.event_inbox WHERE consumer = $1 AND event_id = ANY($2::uuid[])`,
+      [consumer, eventIds],
+    );
+    return new Set(rows.map((row) => row.event_id));
+  }
+
+  /** Records outcomes in one statement; an existing row is kept (first outcome wins). */
+  async record(consumer: string, outcomes: readonly { event: IntegrationEventJob; outcome: InboxOutcome }[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.db.query(
+      `INSERT INTO platform.event_inbox (event_id, consumer, account_id, outcome)
+       SELECT event_id, $1, account_id, outcome FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS t (event_id, account_id, outcome)
+       ON CONFLICT (event_id, consumer) DO NOTHING`,
+      [consumer, outcomes.map((entry) => entry.event.id), outcomes.map((entry) => entry.event.accountId), outcomes.map((entry) => entry.outcome)],
+    );
+  }
+}

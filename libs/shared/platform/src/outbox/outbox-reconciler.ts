@@ -1,0 +1,224 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '@leadflow/shared-kernel';
+import { AppConfig } from '../config/app-config';
+import { ConsumerBatch, OutboxRelay, OutboxRow, toEventJob } from './outbox-relay';
+import { OutboxSubscriptions } from './outbox-subscriptions';
+
+/** Tuning of the reconciler; `AppConfig.outboxReconcile` gives the interval and the grace. */
+export interface OutboxReconcilerSettings {
+  /** Pause between passes (ms). */
+  intervalMs: number;
+  /** An event is re-enqueued this long after its relay, or after its last re-enqueue (ms). */
+  graceMs: number;
+  /** Outbox rows read per query. */
+  chunkSize: number;
+  /** Re-enqueues of one event before the reconciler gives up on it (logged as an error). */
+  maxAttempts: number;
+  /** Start when the application boots (the worker). */
+  autoStart: boolean;
+}
+
+export const OUTBOX_RECONCILER_SETTINGS = Symbol('OUTBOX_RECONCILER_SETTINGS');
+
+/** What one pass did: rows checked, events re-enqueued (with their consumers), the watermark after it. */
+export interface ReconcilePass {
+  checked: number;
+  requeued: { eventId: string; consumers: string[] }[];
+  abandoned: string[];
+  watermark: string;
+  /** False when another worker held the reconciler's lock (nothing was done). */
+  ran: boolean;
+}
+
+interface ReconcileRow extends OutboxRow {
+  relayed_at: Date | null;
+  reconciled_at: Date | null;
+  reconcile_attempts: number;
+}
+
+/** Advisory lock key: one reconciler pass at a time across workers. */
+const RECONCILER_LOCK = 0x6c66_7278; // "lfrx"
+
+/**
+ * Finds outbox events that some subscribed consumer never recorded in `platform.event_inbox` and puts
+ * them back in that consumer's queue (issue 12 item 2: Redis restarted empty, a batch job failed for
+ * good, a job was evicted). Runs in the worker every `intervalMs`.
+ *
+ * It walks `platform.outbox` in sequence order from a watermark (`platform.outbox_reconciliation`):
+ * a relayed row older than `graceMs` whose consumers have all recorded it moves the watermark past it;
+ * a row missing some consumer's record is re-enqueued for those consumers (job id `r-<consumer>.…`),
+ * stamped `reconciled_at`, and holds the watermark until it is recorded or has been re-enqueued
+ * `maxAttempts` times (then it is logged and left behind). A row not yet relayed, or relayed within the
+ * grace, stops the walk. One worker at a time (transaction-scoped advisory lock). Duplicates it may
+ * cause (an event that was only slow) are absorbed by the inbox.
+ */
+@Injectable()
+export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OutboxReconciler.name);
+  private readonly settings: OutboxReconcilerSettings;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private running = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+    private readonly subscriptions: OutboxSubscriptions,
+    private readonly clock: Clock,
+    config: AppConfig,
+    @Optional() @Inject(OUTBOX_RECONCILER_SETTINGS) settings: Partial<OutboxReconcilerSettings> | null = null,
+  ) {
+    this.settings = {
+      intervalMs: config.outboxReconcile.intervalMs,
+      graceMs: config.outboxReconcile.graceMs,
+      chunkSize: 1000,
+      maxAttempts: 5,
+      autoStart: true,
+      ...(settings ?? {}),
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.settings.autoStart) this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Starts the passes (idempotent). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(this.settings.intervalMs);
+  }
+
+  /** Stops the passes and waits for the one in progress. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+
+  /**
+   * One pass: walks the outbox from the watermark until it reaches a row that is not due yet (or the
+   * end), re-enqueues what is missing and moves the watermark. Throws when PostgreSQL fails or Redis
+   * refuses the re-enqueue (nothing is marked then; the next pass tries again).
+   */
+  async reconcile(): Promise<ReconcilePass> {
+    return this.db.transaction(async (manager) => {
+      const [{ locked }] = (await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RECONCILER_LOCK])) as { locked: boolean }[];
+      const [{ sequence: start }] = (await manager.query(`SELECT sequence::text AS sequence FROM platform.outbox_reconciliation WHERE id = 1`)) as {
+        sequence: string;
+      }[];
+      const pass: ReconcilePass = { checked: 0, requeued: [], abandoned: [], watermark: start, ran: locked };
+      if (!locked) return pass;
+      const cutoff = new Date(this.clock.now().getTime() - this.settings.graceMs);
+      let from = start;
+      let holding = false;
+      for (;;) {
+        const rows: ReconcileRow[] = await manager.query(
+          `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at, relayed_at, reconciled_at, reconcile_attempts
+             FROM platform.outbox o WHERE o.sequence > $1::bigint ORDER BY o.sequence LIMIT $2`,
+          [from, this.settings.chunkSize],
+        );
+        if (rows.length === 0) break;
+        const { due, stopped } = this.dueRows(rows, cutoff);
+        const missing = await this.missingConsumers(manager, due);
+        for (const row of due) {
+          from = row.sequence;
+          const consumers = missing.get(row.id) ?? [];
+          pass.checked += 1;
+          if (consumers.length === 0) {
+            if (!holding) pass.watermark = row.sequence;
+            continue;
+          }
+          if (row.reconcile_attempts >= this.settings.maxAttempts) {
+            pass.abandoned.push(row.id);
+            if (!holding) pass.watermark = row.sequence;
+            continue;
+          }
+          holding = true;
+          if (row.reconciled_at === null || row.reconciled_at <= cutoff) pass.requeued.push({ eventId: row.id, consumers });
+        }
+        await this.requeue(manager, rows, pass.requeued.slice());
+        if (stopped || rows.length < this.settings.chunkSize) break;
+      }
+      await manager.query(`UPDATE platform.outbox_reconciliation SET sequence = GREATEST(sequence, $1::bigint) WHERE id = 1`, [pass.watermark]);
+      if (pass.abandoned.length > 0) {
+        this.logger.error({ events: pass.abandoned, attempts: this.settings.maxAttempts }, 'Outbox events never recorded by a consumer; the reconciler gave up on them');
+      }
+      if (pass.requeued.length > 0) this.logger.warn({ events: pass.requeued.length }, 'Outbox events re-enqueued for consumers that had not recorded them');
+      return pass;
+    });
+  }
+
+  /** The leading rows that are due: relayed, and relayed more than the grace ago. `stopped` when a row was not. */
+  private dueRows(rows: ReconcileRow[], cutoff: Date): { due: ReconcileRow[]; stopped: boolean } {
+    const index = rows.findIndex((row) => row.relayed_at === null || row.relayed_at > cutoff);
+    return index === -1 ? { due: rows, stopped: false } : { due: rows.slice(0, index), stopped: true };
+  }
+
+  /** Per event id, the subscribed consumers that have no inbox row for it. */
+  private async missingConsumers(manager: EntityManager, rows: ReconcileRow[]): Promise<Map<string, string[]>> {
+    const missing = new Map<string, string[]>();
+    if (rows.length === 0) return missing;
+    const recorded: { event_id: string; consumer: string }[] = await manager.query(
+      `SELECT event_id, consumer FROM platform.event_inbox WHERE event_id = ANY($1::uuid[])`,
+      [rows.map((row) => row.id)],
+    );
+    const seen = new Set(recorded.map((entry) => `${entry.event_id} ${entry.consumer}`));
+    for (const row of rows) {
+      const consumers = this.subscriptions
+        .consumersOf(row.type)
+        .map((subscription) => subscription.consumer)
+        .filter((consumer) => !seen.has(`${row.id} ${consumer}`));
+      if (consumers.length > 0) missing.set(row.id, consumers);
+    }
+    return missing;
+  }
+
+  /** Re-enqueues the given events (of `rows`) for their missing consumers and stamps them. */
+  private async requeue(manager: EntityManager, rows: ReconcileRow[], requeued: ReconcilePass['requeued']): Promise<void> {
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const entries = requeued.filter((entry) => byId.has(entry.eventId));
+    if (entries.length === 0) return;
+    const byConsumer = new Map<string, ConsumerBatch>();
+    let attempt = 0;
+    for (const { eventId, consumers } of entries) {
+      const row = byId.get(eventId) as ReconcileRow;
+      attempt = Math.max(attempt, row.reconcile_attempts + 1);
+      for (const consumer of consumers) {
+        const subscription = this.subscriptions.all().find((candidate) => candidate.consumer === consumer);
+        if (!subscription) continue;
+        let batch = byConsumer.get(consumer);
+        if (!batch) byConsumer.set(consumer, (batch = { subscription, events: [] }));
+        batch.events.push(toEventJob(row));
+      }
+    }
+    await this.relay.requeue([...byConsumer.values()], attempt);
+    await manager.query(
+      `UPDATE platform.outbox SET reconcile_attempts = reconcile_attempts + 1, reconciled_at = $2 WHERE id = ANY($1::uuid[])`,
+      [entries.map((entry) => entry.eventId), this.clock.now()],
+    );
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.reconcile()
+        .then(
+          () => undefined,
+          (error: unknown) => this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Outbox reconciliation pass failed'),
+        )
+        .finally(() => {
+          this.inFlight = null;
+          this.schedule(this.settings.intervalMs);
+        });
+    }, delayMs);
+  }
+}
