@@ -5,7 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Client } from 'pg';
 import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { asAccountId, newId } from '@leadflow/shared-kernel';
-import { bullConnection, consumerQueueName, IntegrationEventJob, TransactionHost } from '@leadflow/shared-platform';
+import { bullConnection, consumerQueueName, IntegrationEventBatchJob, TransactionHost } from '@leadflow/shared-platform';
 import { Queue } from 'bullmq';
 // The api app drives the worker under test (provisioning, triggers, contact and deal writes) on the same services.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -166,18 +166,23 @@ describe('worker: the automation engine', () => {
     expect(enrolled.trigger_type).toBe('contact_created');
     expect((await finished(enrolled.id)).status).toBe('completed');
     expect(await sql().count('contacts.contact_tags ct JOIN contacts.tags t ON t.id = ct.tag_id', `ct.contact_id = $1 AND t.name = 'nouveau'`, [contactId])).toBe(1);
-    // The same outbox event delivered again (a new job on the consumer queue) enrols nothing more:
-    // executions are unique per (automation, source event id).
+    // The same outbox event delivered again (a new batch job on the consumer queue) is skipped by the
+    // consumer's inbox; delivered once more after its inbox row is gone (a crash between the handler and
+    // the inbox write), it enrols nothing more: executions are unique per (automation, source event id).
     expect(enrolled.source_event_id).toEqual(expect.any(String));
     const [event] = await sql().query(`SELECT id, sequence::text AS sequence, account_id, type, payload, actor, occurred_at FROM platform.outbox WHERE id = $1`, [enrolled.source_event_id]);
-    const queue = new Queue<IntegrationEventJob>(consumerQueueName('automations'), { connection: bullConnection(api.services.redisUrl), prefix: `${api.services.redisPrefix}:bull` });
-    try {
-      const job = await queue.add(event.type, {
-        id: event.id, sequence: event.sequence, type: event.type, accountId: event.account_id,
-        occurredAt: event.occurred_at.toISOString(), payload: event.payload, actor: event.actor,
-      }, { jobId: `${event.id}.redelivered` });
+    const queue = new Queue<IntegrationEventBatchJob>(consumerQueueName('automations'), { connection: bullConnection(api.services.redisUrl), prefix: `${api.services.redisPrefix}:bull` });
+    const redeliver = async (jobId: string) => {
+      const job = await queue.add('events', {
+        events: [{ id: event.id, sequence: event.sequence, type: event.type, accountId: event.account_id, occurredAt: event.occurred_at.toISOString(), payload: event.payload, actor: event.actor }],
+      }, { jobId });
       await waitFor(() => job.getState(), (state) => state === 'completed', 'the redelivered event');
-      expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ executions: [] });
+      return (await queue.getJob(job.id!))?.returnvalue;
+    };
+    try {
+      expect(await redeliver(`${event.id}.redelivered`)).toEqual({ handled: 0, skipped: 1, rejected: 0 });
+      await sql().query(`DELETE FROM platform.event_inbox WHERE event_id = $1 AND consumer = 'automations'`, [event.id]);
+      expect(await redeliver(`${event.id}.redelivered-again`)).toEqual({ handled: 1, skipped: 0, rejected: 0 });
     } finally {
       await queue.close();
     }

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { MoveContactToStageCommand } from '@leadflow/contacts-contracts';
 import { Contact, MoveContactToStageHandler } from '@leadflow/contacts-core';
 import { Actor, AccountId, asAccountId, FixedClock, IntegrationEvent, newId } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, OutboxWriter, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { JournalWriter, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { TypeOrmContactStageRepository } from '../src/infrastructure/persistence/typeorm-contact-stage.repository';
@@ -70,14 +70,14 @@ describe('contact stage moves (TypeOrmContactStageRepository, one transaction)',
     expect(await row(id)).toMatchObject({ pipeline_id: null, stage_id: null, ai_follow_up_stopped_at: null });
   });
 
-  it('atomicity: when the outbox insert fails, the stage, the AI follow-up marker and the activity entry are all rolled back', async () => {
+  it('atomicity: when the journal write (activity entry and outbox rows) fails, the stage and the AI follow-up marker are rolled back', async () => {
     const id = await insert();
-    const failingOutbox = {
-      append: async (events: readonly IntegrationEvent[]) => {
+    const failingJournal = {
+      write: async (_account: string, _entries: unknown[], events: readonly IntegrationEvent[]) => {
         throw new Error(`outbox unavailable (${events.length})`);
       },
-    } as unknown as OutboxWriter;
-    const journal = new PlatformContactJournal(context.get(ActivityLogWriter), failingOutbox);
+    } as unknown as JournalWriter;
+    const journal = new PlatformContactJournal(failingJournal);
     const handler = new MoveContactToStageHandler(contacts, stages, context.get(PlatformUnitOfWork), journal, clock);
     const before = await row(id);
     await expect(
@@ -87,7 +87,7 @@ describe('contact stage moves (TypeOrmContactStageRepository, one transaction)',
     expect(await dataSource.query(`SELECT id FROM platform.activity_log WHERE contact_id = $1`, [id])).toEqual([]);
     expect(await dataSource.query(`SELECT id FROM platform.outbox WHERE payload->>'contact_id' = $1`, [id])).toEqual([]);
 
-    const ok = new MoveContactToStageHandler(contacts, stages, context.get(PlatformUnitOfWork), new PlatformContactJournal(context.get(ActivityLogWriter), context.get(OutboxWriter)), clock);
+    const ok = new MoveContactToStageHandler(contacts, stages, context.get(PlatformUnitOfWork), new PlatformContactJournal(context.get(JournalWriter)), clock);
     await ok.execute(new MoveContactToStageCommand(A, id, { pipelineId: PIPELINE, stageId: FIRST, acceptsDisqualifiedLeads: false }, ACTOR));
     expect(await row(id)).toMatchObject({ stage_id: FIRST, ai_follow_up_stopped_at: clock.now() });
     expect(await dataSource.query(`SELECT type FROM platform.activity_log WHERE contact_id = $1`, [id])).toEqual([{ type: 'stage_changed' }]);

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock, SystemClock } from '@leadflow/shared-kernel';
 import { ActivityLogRecord } from './activity/activity-log.record';
 import { ActivityLogWriter } from './activity/activity-log.writer';
+import { JournalWriter } from './activity/journal.writer';
 import { AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.factory';
 import { TransactionHost } from './database/transaction-host';
@@ -25,7 +26,7 @@ export interface PlatformModuleOptions {
 /**
  * Global infrastructure shared by the api and the worker: configuration, clock, the TypeORM data
  * source (entities auto-loaded from each context's `TypeOrmModule.forFeature`), the unit of work,
- * outbox and activity-log writers, Redis, rate limits, idempotency store and the CQRS buses.
+ * outbox, activity-log and journal (both in one statement) writers, Redis, rate limits, idempotency store and the CQRS buses.
  */
 @Global()
 @Module({})
@@ -37,6 +38,7 @@ export class PlatformModule {
       TransactionHost,
       OutboxWriter,
       ActivityLogWriter,
+      JournalWriter,
       RedisConnection,
       AccountCacheInvalidation,
       RateLimits,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, OutboxWriter, TransactionHost } from '@leadflow/shared-platform';
+import { JournalWriter, TransactionHost } from '@leadflow/shared-platform';
 import { ContactJournal, JournalEntry, UnitOfWork } from '@leadflow/contacts-core';
 
 /** {@link UnitOfWork} on shared-platform's TransactionHost (nested runs join the outer transaction). */
@@ -15,19 +15,14 @@ export class PlatformUnitOfWork extends UnitOfWork {
   }
 }
 
-/** {@link ContactJournal} on `platform.activity_log` and `platform.outbox`, in the current transaction. */
+/** {@link ContactJournal} on `platform.activity_log` and `platform.outbox`: one statement, in the current transaction. */
 @Injectable()
 export class PlatformContactJournal extends ContactJournal {
-  constructor(
-    private readonly activityLog: ActivityLogWriter,
-    private readonly outbox: OutboxWriter,
-  ) {
+  constructor(private readonly journal: JournalWriter) {
     super();
   }
 
   async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]> {
-    const ids = await this.activityLog.record(accountId, entries);
-    await this.outbox.append(events);
-    return ids;
+    return this.journal.write(accountId, entries, events);
   }
 }

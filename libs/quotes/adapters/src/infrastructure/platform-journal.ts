@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, OutboxWriter, TransactionHost } from '@leadflow/shared-platform';
+import { JournalWriter, TransactionHost } from '@leadflow/shared-platform';
 import { QuoteJournal, QuoteJournalEntry, QuoteUnitOfWork } from '@leadflow/quotes-core';
 
 /** {@link QuoteUnitOfWork} on shared-platform's TransactionHost (nested runs join the outer transaction). */
@@ -15,18 +15,14 @@ export class PlatformQuoteUnitOfWork extends QuoteUnitOfWork {
   }
 }
 
-/** {@link QuoteJournal} on `platform.activity_log` and `platform.outbox`, in the current transaction. */
+/** {@link QuoteJournal} on `platform.activity_log` and `platform.outbox`: one statement, in the current transaction. */
 @Injectable()
 export class PlatformQuoteJournal extends QuoteJournal {
-  constructor(
-    private readonly activityLog: ActivityLogWriter,
-    private readonly outbox: OutboxWriter,
-  ) {
+  constructor(private readonly journal: JournalWriter) {
     super();
   }
 
   async record(accountId: AccountId, entries: readonly QuoteJournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    await this.activityLog.record(accountId, entries);
-    await this.outbox.append(events);
+    await this.journal.write(accountId, entries, events);
   }
 }
