@@ -60,12 +60,19 @@ export interface LeadSpec {
 }
 
 /**
- * A fault, at `atMs` after the previous one ended (the first: after the captures started).
- * - `redis`: SIGKILL the Redis server, restart it empty on the same port `downMs` later;
- * - `postgres`: `pg_ctl restart -m <mode>` (`fast`: clean shutdown; `immediate`: crash and recovery);
- * - `worker`: SIGKILL the worker process (the `npm start` supervisor restarts it).
+ * A fault, `afterMs` after the previous one ended (the first: after the captures started). Each hits the
+ * service under load: `burst` leads are released at once ahead of the pacing, then
+ * - `redis`: once jobs are waiting in the queues (what losing Redis's data loses), SIGKILL of the Redis
+ *   server, restarted empty on the same port `downMs` later;
+ * - `postgres`: `delayMs` after the burst (captures in flight, keys claimed), `pg_ctl restart -m <mode>`
+ *   (`fast`: clean shutdown, sessions cut; `immediate`: the server is killed and recovers from its WAL);
+ * - `worker`: `delayMs` after the burst (jobs active, deliveries leased), SIGKILL of the worker process
+ *   (the `npm start` supervisor restarts it).
  */
-export type FaultSpec = { kind: 'redis'; afterMs: number; downMs: number } | { kind: 'postgres'; afterMs: number; mode: 'fast' | 'immediate' } | { kind: 'worker'; afterMs: number };
+export type FaultSpec =
+  | { kind: 'redis'; afterMs: number; burst: number; downMs: number }
+  | { kind: 'postgres'; afterMs: number; burst: number; delayMs: number; mode: 'fast' | 'immediate' }
+  | { kind: 'worker'; afterMs: number; burst: number; delayMs: number };
 
 export interface FaultPlan {
   seed: number;
@@ -84,7 +91,8 @@ const AREA_CODES = ['514', '438', '450', '581', '819', '418'];
  * Builds the plan of a run. Every lead is a new person: its own email and phone (unique in the run, so
  * capture never resolves it to another lead's contact), its own Idempotency-Key and its own client
  * address (the per-IP limit is 100 captures per minute). The three faults come in a seeded order; the
- * first 3–6 s into the captures, each next one 2–5 s after the previous one ended; Redis stays down 9–12 s.
+ * first 3–6 s into the captures, each next one 2–5 s after the previous one ended; each after a burst of
+ * leads (80–160 before the Redis kill, 40–80 before the others); Redis stays down 9–12 s.
  */
 export function buildFaultPlan(seed: number, leadCount: number, captureWindowMs: number): FaultPlan {
   const random = new SeededRandom(seed);
@@ -115,9 +123,9 @@ export function buildFaultPlan(seed: number, leadCount: number, captureWindowMs:
   }
   const faults: FaultSpec[] = random.shuffle(['redis', 'postgres', 'worker'] as const).map((kind, position) => {
     const afterMs = position === 0 ? random.int(3000, 6000) : random.int(2000, 5000);
-    if (kind === 'redis') return { kind, afterMs, downMs: random.int(9000, 12_000) };
-    if (kind === 'postgres') return { kind, afterMs, mode: random.pick(['fast', 'immediate'] as const) };
-    return { kind, afterMs };
+    if (kind === 'redis') return { kind, afterMs, burst: random.int(80, 160), downMs: random.int(9000, 12_000) };
+    if (kind === 'postgres') return { kind, afterMs, burst: random.int(40, 80), delayMs: random.int(100, 600), mode: random.pick(['fast', 'immediate'] as const) };
+    return { kind, afterMs, burst: random.int(40, 80), delayMs: random.int(300, 1500) };
   });
   return { seed, leads, faults, captureWindowMs };
 }

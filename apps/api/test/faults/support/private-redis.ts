@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 
 /** Sends one inline command to 127.0.0.1:`port`; resolves with the first reply line, rejects on a connection error or after 1 s. */
 export function redisCommand(port: number, command: string): Promise<string> {
@@ -105,6 +106,32 @@ export class PrivateRedis {
   /** Names of the connected clients (BullMQ workers name their blocking connection `<prefix>:<base64 queue name>`). */
   clientNames(): Promise<string[]> {
     return redisClientNames(this.port);
+  }
+
+  /**
+   * Jobs not finished in the BullMQ queues of `prefix` (`<prefix>:<queue>:wait` and `:active` lists,
+   * `:prioritized` and `:delayed` sorted sets), by queue: what losing Redis's data loses. Empty when
+   * Redis does not answer.
+   */
+  async pendingJobs(prefix: string): Promise<Record<string, number>> {
+    const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    const byQueue: Record<string, number> = {};
+    try {
+      await client.connect();
+      const keys = (await Promise.all(['wait', 'active', 'prioritized', 'delayed'].map((state) => client.keys(`${prefix}:*:${state}`)))).flat();
+      const sizes = await Promise.all(keys.map((key) => (key.endsWith(':wait') || key.endsWith(':active') ? client.llen(key) : client.zcard(key))));
+      keys.forEach((key, index) => {
+        if (sizes[index] === 0) return;
+        const queue = key.slice(prefix.length + 1, key.lastIndexOf(':'));
+        byQueue[queue] = (byQueue[queue] ?? 0) + sizes[index];
+      });
+    } catch {
+      // Redis unreachable: nothing known
+    } finally {
+      client.disconnect();
+    }
+    return byQueue;
   }
 
   logTail(lines = 20): string {

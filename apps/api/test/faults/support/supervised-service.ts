@@ -23,6 +23,8 @@ export interface ReportedExit {
 export class SupervisedService {
   readonly startLines: string[] = [];
   readonly appLines: string[] = [];
+  /** Warnings and errors of the apps (pino JSON, level ≥ 40), counted by `<app> <level>: <msg>` over the whole run. */
+  readonly problems = new Map<string, number>();
   private readonly child: ChildProcess;
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -39,7 +41,10 @@ export class SupervisedService {
       for (const line of lines) {
         if (line.length === 0) continue;
         if (line.startsWith('[start]')) this.startLines.push(line);
-        else this.appLines.push(line);
+        else {
+          this.appLines.push(line);
+          this.countProblem(line);
+        }
       }
       if (this.appLines.length > 3000) this.appLines.splice(0, this.appLines.length - 3000);
     };
@@ -149,6 +154,18 @@ export class SupervisedService {
   diagnostics(lines = 25): string {
     const notable = this.appLines.filter((line) => !/^\{"level":(10|20|30),/.test(line)).slice(-lines);
     return ['--- npm start', ...this.startLines.slice(-40), '--- apps (warnings and errors)', ...notable].join('\n');
+  }
+
+  private countProblem(line: string): void {
+    if (!/^\{"level":([4-9]\d)/.test(line)) return;
+    try {
+      const entry = JSON.parse(line) as { level: number; app?: string; msg?: string; err?: { message?: string } };
+      const level = entry.level >= 60 ? 'fatal' : entry.level >= 50 ? 'error' : 'warn';
+      const key = `${entry.app ?? '?'} ${level}: ${entry.msg ?? entry.err?.message?.slice(0, 120) ?? '(no message)'}`;
+      this.problems.set(key, (this.problems.get(key) ?? 0) + 1);
+    } catch {
+      // not one JSON line
+    }
   }
 
   private killGroup(): void {
