@@ -1,5 +1,5 @@
 import { createContact } from './support/contacts-fixtures';
-import { lifecycle, pipelineBlueprint, placeDeal, stages } from './support/pipeline-fixtures';
+import { lifecycle, pipelineBlueprint, placeDeal, stages, storedStage } from './support/pipeline-fixtures';
 import { ProvisionedAccount, TestApi } from './support/test-api';
 
 /** public-api-v1 › Deal and pipeline stage; Endpoints › Pipeline › GET /v1/pipeline/stages. */
@@ -26,10 +26,13 @@ describe('GET /v1/pipeline/stages', () => {
     expect(response.status).toBe(200);
     const { ventes, location } = account.pipelines!;
     const pipelineOf = (slug: 'ventes' | 'location') =>
-      slug === 'ventes' ? { id: ventes.id, name: 'Ventes', is_default: true } : { id: location.id, name: 'Location', is_default: false };
+      slug === 'ventes'
+        ? { id: ventes.id, name: 'Ventes', slug: 'ventes', is_default: true }
+        : { id: location.id, name: 'Location', slug: 'location', is_default: false };
     const stage = (slug: 'ventes' | 'location', stageSlug: string, name: string, order: number, flags: Record<string, boolean> = {}) => ({
       id: account.pipelines![slug].stages[stageSlug],
       name,
+      slug: stageSlug,
       pipeline_id: account.pipelines![slug].id,
       pipeline: pipelineOf(slug),
       stage_order: order,
@@ -55,11 +58,26 @@ describe('GET /v1/pipeline/stages', () => {
     });
   });
 
+  it('each stage shows its slug and its pipeline slug, the identifiers lead capture routes by: a capture naming them lands in that stage', async () => {
+    const listed = (await list()).body.data.find((stage: { id: string }) => stage.id === stages(account).location.signe);
+    expect(listed).toMatchObject({ slug: 'signe', pipeline: { slug: 'location' } });
+    const capture = await api.request({
+      method: 'POST',
+      path: '/v1/leads/capture',
+      token,
+      body: { phone: '(514) 302-0001', sms_consent: true, first_name: 'Slug', pipeline: { pipeline_slug: listed.pipeline.slug, stage_slug: listed.slug } },
+      remoteAddress: '10.18.0.1',
+    });
+    expect(capture.status).toBe(200);
+    expect(await storedStage(api, capture.body.contact_id)).toMatchObject({ pipeline_id: listed.pipeline_id, stage_id: listed.id });
+    expect((await countsById())[listed.id]).toBe(listed.contact_count + 1);
+  });
+
   it('flags absent from the blueprint read false (booleans, never null or missing); hidden stages are listed', async () => {
     const { data } = (await list()).body;
     for (const stage of data) {
       for (const flag of ['is_hidden', 'is_default', 'is_won', 'is_lost']) expect(typeof stage[flag]).toBe('boolean');
-      expect(stage.pipeline).toEqual({ id: expect.any(String), name: expect.any(String), is_default: expect.any(Boolean) });
+      expect(stage.pipeline).toEqual({ id: expect.any(String), name: expect.any(String), slug: expect.any(String), is_default: expect.any(Boolean) });
     }
     expect(data.filter((stage: { is_hidden: boolean }) => stage.is_hidden).map((stage: { name: string }) => stage.name)).toEqual(['Caché']);
   });

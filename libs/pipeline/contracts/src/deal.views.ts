@@ -25,12 +25,17 @@ export interface DealView {
   updated_at: string;
 }
 
-/** A stage as `GET /v1/pipeline/stages` lists it. */
+/**
+ * A stage as `GET /v1/pipeline/stages` lists it. `slug` and `pipeline.slug` are the text identifiers
+ * lead capture routes by (`pipeline.stage_slug`, `pipeline.pipeline_slug`): a stage slug is unique in
+ * its pipeline, a pipeline slug in the account.
+ */
 export interface PipelineStageView {
   id: string;
   name: string;
+  slug: string;
   pipeline_id: string;
-  pipeline: { id: string; name: string; is_default: boolean };
+  pipeline: { id: string; name: string; slug: string; is_default: boolean };
   /** Position in the pipeline, ascending from 1. */
   stage_order: number;
   /** Hidden stages are listed too. */

@@ -17,6 +17,7 @@ import type { DealView, PipelineStageView } from '@leadflow/pipeline-contracts';
 interface StageRow {
   id: string;
   name: string;
+  slug: string;
   pipeline_id: string;
   stage_order: number;
   is_default: boolean;
@@ -24,6 +25,7 @@ interface StageRow {
   is_won: boolean;
   is_lost: boolean;
   pipeline_name: string;
+  pipeline_slug: string;
   pipeline_is_default: boolean;
   contact_count: number;
 }
@@ -60,8 +62,8 @@ export class TypeOrmDealsReadModel extends DealsReadModel {
   /** One statement: the stages, their pipeline, and the counts grouped by stage in one pass over the account's deals. */
   async listStages(accountId: AccountId): Promise<PipelineStageView[]> {
     const rows = await this.query<StageRow>(
-      `SELECT s.id, s.name, s.pipeline_id, s.stage_order, s.is_default, s.is_hidden, s.is_won, s.is_lost,
-              p.name AS pipeline_name, p.is_default AS pipeline_is_default,
+      `SELECT s.id, s.name, s.slug, s.pipeline_id, s.stage_order, s.is_default, s.is_hidden, s.is_won, s.is_lost,
+              p.name AS pipeline_name, p.slug AS pipeline_slug, p.is_default AS pipeline_is_default,
               COALESCE(counts.contact_count, 0)::int AS contact_count
          FROM pipeline.stages s
          JOIN pipeline.pipelines p ON p.account_id = s.account_id AND p.id = s.pipeline_id
@@ -78,8 +80,9 @@ export class TypeOrmDealsReadModel extends DealsReadModel {
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
+      slug: row.slug,
       pipeline_id: row.pipeline_id,
-      pipeline: { id: row.pipeline_id, name: row.pipeline_name, is_default: row.pipeline_is_default === true },
+      pipeline: { id: row.pipeline_id, name: row.pipeline_name, slug: row.pipeline_slug, is_default: row.pipeline_is_default === true },
       stage_order: row.stage_order,
       is_hidden: row.is_hidden === true,
       is_default: row.is_default === true,
