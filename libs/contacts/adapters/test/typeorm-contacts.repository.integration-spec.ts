@@ -46,6 +46,8 @@ describe('TypeOrmContactsRepository', () => {
     mergedIntoId: null,
     mergedAt: null,
     disqualifiedAt: null,
+    score: 0,
+    scoreReviewAt: null,
     createdAt: clock.now(),
     updatedAt: clock.now(),
     ...fields,

@@ -38,6 +38,12 @@ export interface ContactView {
   system_id: string;
   /** `api` for contacts created through the public API. */
   source: string;
+  /**
+   * Lead score, integer 0–100 (contacts-core › domain/lead-score: profile, consent, source and
+   * attribution, recency, engagement). Set at creation; recomputed by the worker within seconds of
+   * each event that changes it, and when its recency part drops (checked hourly).
+   */
+  score: number;
   archived_at: string | null;
   disqualified_at: string | null;
   created_at: string;

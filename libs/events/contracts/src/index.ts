@@ -4,3 +4,4 @@
  */
 export * from './event-registration.views';
 export * from './provision-events.command';
+export * from './custom-event.events';

@@ -19,8 +19,8 @@ export interface DealView {
   stage_id: string | null;
   /** CAD, or null. */
   deal_value: number | null;
-  /** Lead score; not computed yet, always null. */
-  score: number | null;
+  /** The contact's lead score, integer 0–100 (`ContactView.score`: how it is computed and how fresh it is). */
+  score: number;
   created_at: string;
   updated_at: string;
 }

@@ -24,6 +24,8 @@ import { FindContactByEmailHandler } from './queries/find-contact-by-email.handl
 import { RecordPresuasionSubmissionHandler } from './commands/record-presuasion-submission/record-presuasion-submission.handler';
 import { GetPresuasionSubmissionHandler } from './queries/get-presuasion-submission/get-presuasion-submission.handler';
 import { ListPresuasionSubmissionsHandler } from './queries/list-presuasion-submissions/list-presuasion-submissions.handler';
+import { RecomputeLeadScoreHandler } from './commands/lead-score/recompute-lead-score.handler';
+import { ReviewDueLeadScoresHandler } from './commands/lead-score/review-due-lead-scores.handler';
 
 /** Every command and query handler of the contacts context (registered by its adapters modules). */
 export const CONTACTS_HANDLERS = [
@@ -62,7 +64,16 @@ export const CONTACTS_HANDLERS = [
 ];
 
 /**
- * Handlers the worker's contacts jobs run: the SMS follow-up hand-off of captured leads, and the
- * published commands and queries the automations engine dispatches in the worker (contact card, tags, stage moves).
+ * Handlers the worker's contacts jobs run: the SMS follow-up hand-off of captured leads, the lead
+ * score's recompute and review pass, and the published commands and queries the automations engine
+ * dispatches in the worker (contact card, tags, stage moves).
  */
-export const CONTACTS_JOB_HANDLERS = [HandOffSmsFollowUpHandler, GetContactCardHandler, TagContactByNameHandler, UntagContactByNameHandler, MoveContactToStageHandler];
+export const CONTACTS_JOB_HANDLERS = [
+  HandOffSmsFollowUpHandler,
+  RecomputeLeadScoreHandler,
+  ReviewDueLeadScoresHandler,
+  GetContactCardHandler,
+  TagContactByNameHandler,
+  UntagContactByNameHandler,
+  MoveContactToStageHandler,
+];

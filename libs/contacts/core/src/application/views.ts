@@ -20,6 +20,7 @@ export function toContactView(state: ContactState, tags?: TagView[]): ContactVie
     notes: state.notes,
     system_id: state.systemId,
     source: state.source,
+    score: state.score,
     archived_at: state.archivedAt ? state.archivedAt.toISOString() : null,
     disqualified_at: state.disqualifiedAt ? state.disqualifiedAt.toISOString() : null,
     created_at: state.createdAt.toISOString(),

@@ -181,6 +181,45 @@ describe('operator lifecycle', () => {
   });
 });
 
+describe('initial lead score (README › Decisions › Lead score)', () => {
+  const lead = {
+    firstName: 'Élise',
+    lastName: null,
+    email: 'elise@example.test',
+    phone: '+15145550142',
+    customFields: {},
+    address: { city: 'Laval' },
+    attribution: { source: 'facebook', medium: 'paid_social' },
+    sourceLabel: 'Formulaire cuisine',
+    notes: null,
+  };
+  const placement = { pipelineId: null, stageId: null, dealValueCents: null, expectedCloseDate: null, salesRepId: null, sent: [] };
+  const context = { id: 'c1', accountId: asAccountId('a1'), systemId: 's1', source: 'api', now: NOW, definitions: [] };
+  const WEEK_LATER = new Date(NOW.getTime() + 7 * 24 * 60 * 60 * 1000 + 1);
+
+  it('a contact created through the API: its profile and recency, no consent, not a funnel', () => {
+    // email 5 + phone 5 + name 4 + company 2 = 16; recency 15
+    const contact = create({ email: 'a@b.co', phone: '514-555-0123', firstName: 'Al', company: 'Tremblay' });
+    expect(contact.snapshot).toMatchObject({ score: 31, scoreReviewAt: WEEK_LATER });
+  });
+
+  it('a contact created by lead capture: a funnel with SMS consent and its attribution', () => {
+    // profile 5 + 5 + 4 + 2 (city) = 16; SMS consent 6; funnel 4 + campaign 3 = 7; recency 15
+    expect(Contact.fromLead(lead, placement, context).snapshot).toMatchObject({ score: 44, scoreReviewAt: WEEK_LATER });
+  });
+
+  it('a funnel contact without SMS consent (a presuasion submission that did not give it)', () => {
+    expect(Contact.fromLead(lead, placement, { ...context, smsConsent: false }).snapshot.score).toBe(38);
+  });
+
+  it('updates leave the score as it is (the worker recomputes it)', () => {
+    const contact = create({ email: 'a@b.co' });
+    const before = contact.snapshot.score;
+    contact.update({ phone: '514-555-0123', company: 'Tremblay' }, DEFINITIONS, LATER);
+    expect(contact.snapshot.score).toBe(before);
+  });
+});
+
 describe('type of ContactPatch', () => {
   it('undefined members are absent', () => {
     const patch: ContactPatch = { email: undefined };

@@ -14,6 +14,7 @@ import { CustomFieldDefinition, mergeCustomFields, resolveCustomFields } from '.
 import { centsToDollars, dollarsToCents } from './money';
 import type { IgnoredFields } from './lead-capture/ignored-fields';
 import { enrichContactWithLead, IdentityHolder, LeadContactData, LeadEnrichment, LeadPlacement } from './lead-capture/lead-enrichment';
+import { NO_ENGAGEMENT, scoreLead } from './lead-score/lead-score';
 
 /** Postal address parts, completed by lead capture without overwriting filled values. */
 export interface ContactAddress {
@@ -73,6 +74,13 @@ export interface ContactState {
   mergedIntoId: string | null;
   mergedAt: Date | null;
   disqualifiedAt: Date | null;
+  /**
+   * Lead score, 0–100 (domain/lead-score): set at creation from what the creation knows, then
+   * recomputed by the worker's `lead-score` consumer. Never written by the contact's updates.
+   */
+  score: number;
+  /** When the score's recency part next drops (the worker recomputes it then), or null. */
+  scoreReviewAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -103,6 +111,28 @@ export interface NewContactContext {
   source: string;
   now: Date;
   definitions: readonly CustomFieldDefinition[];
+  /** SMS consent given with the creation (initial lead score); default: true for `fromLead` (lead capture requires it), false for `create`. */
+  smsConsent?: boolean;
+}
+
+/**
+ * The score of a contact being created: its profile, source and attribution, the consent the creation
+ * carries, a fresh last touch and no engagement yet (domain/lead-score).
+ */
+function withInitialScore(state: Omit<ContactState, 'score' | 'scoreReviewAt'>, inbound: boolean, smsConsent: boolean): ContactState {
+  const { score, reviewAt } = scoreLead(
+    {
+      profile: state,
+      consent: { sms: smsConsent, email: false },
+      inbound,
+      attribution: state.attribution,
+      engagement: NO_ENGAGEMENT,
+      createdAt: state.createdAt,
+      disqualified: false,
+    },
+    state.createdAt,
+  );
+  return { ...state, score, scoreReviewAt: reviewAt };
 }
 
 /** The public value of each field `lead_updated` reports changes of. */
@@ -161,7 +191,7 @@ export class Contact {
     const dealValueCents = Contact.dealValueOf(input.dealValue, violations);
     if (violations.length > 0) throw new ValidationFailedError(violations);
     const customFields = Contact.customFieldsOf({}, input.customFields, context.definitions);
-    return new Contact({
+    const state: Omit<ContactState, 'score' | 'scoreReviewAt'> = {
       id: context.id,
       accountId: context.accountId,
       firstName: normalizeText(input.firstName) ?? null,
@@ -188,7 +218,8 @@ export class Contact {
       disqualifiedAt: null,
       createdAt: context.now,
       updatedAt: context.now,
-    });
+    };
+    return new Contact(withInitialScore(state, false, context.smsConsent ?? false));
   }
 
   get id(): string {
@@ -210,10 +241,11 @@ export class Contact {
 
   /**
    * A contact created by lead capture: the capture's identity, custom fields (keyed by id), address,
-   * first-touch attribution, source label and notes, placed in the resolved pipeline stage.
+   * first-touch attribution, source label and notes, placed in the resolved pipeline stage, with its
+   * initial lead score (a funnel contact; SMS consent unless `context.smsConsent` is false).
    */
   static fromLead(lead: LeadContactData, placement: LeadPlacement, context: NewContactContext): Contact {
-    return new Contact({
+    const state: Omit<ContactState, 'score' | 'scoreReviewAt'> = {
       id: context.id,
       accountId: context.accountId,
       firstName: lead.firstName,
@@ -240,7 +272,8 @@ export class Contact {
       disqualifiedAt: null,
       createdAt: context.now,
       updatedAt: context.now,
-    });
+    };
+    return new Contact(withInitialScore(state, true, context.smsConsent ?? true));
   }
 
   /**

@@ -105,8 +105,11 @@ export class InMemoryContactsRepository extends ContactsRepository {
     }
   }
 
+  /** Like the TypeORM adapter: the lead score is left as stored. */
   async updateContact(contact: ContactState): Promise<void> {
-    this.store.contacts = this.store.contacts.map((row) => (row.accountId === contact.accountId && row.id === contact.id ? { ...contact } : row));
+    this.store.contacts = this.store.contacts.map((row) =>
+      row.accountId === contact.accountId && row.id === contact.id ? { ...contact, score: row.score, scoreReviewAt: row.scoreReviewAt } : row,
+    );
   }
 
   async setPrimaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string | null): Promise<void> {

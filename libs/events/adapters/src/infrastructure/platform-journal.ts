@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, Actor } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, TransactionHost } from '@leadflow/shared-platform';
+import { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
+import { JournalWriter, TransactionHost } from '@leadflow/shared-platform';
 import { EventsJournal, EventsUnitOfWork } from '@leadflow/events-core';
 
 /** {@link EventsUnitOfWork} on shared-platform's TransactionHost (nested runs join the outer transaction). */
@@ -15,14 +15,18 @@ export class PlatformEventsUnitOfWork extends EventsUnitOfWork {
   }
 }
 
-/** {@link EventsJournal} on `platform.activity_log`, in the current transaction. */
+/** {@link EventsJournal} on `platform.activity_log` and `platform.outbox`: one statement, in the current transaction. */
 @Injectable()
 export class PlatformEventsJournal extends EventsJournal {
-  constructor(private readonly activityLog: ActivityLogWriter) {
+  constructor(private readonly journal: JournalWriter) {
     super();
   }
 
-  record(accountId: AccountId, entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[]): Promise<string[]> {
-    return this.activityLog.record(accountId, entries);
+  record(
+    accountId: AccountId,
+    entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[],
+    events: readonly IntegrationEvent[] = [],
+  ): Promise<string[]> {
+    return this.journal.write(accountId, entries, events);
   }
 }

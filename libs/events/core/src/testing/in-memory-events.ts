@@ -1,4 +1,4 @@
-import type { AccountId, Actor } from '@leadflow/shared-kernel';
+import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
 import { CustomEventState, EventsJournal, EventsRepository, EventsUnitOfWork, RegistrationState } from '../application/ports/events.ports';
 import type { EventState } from '../domain/registration-rules';
 
@@ -61,9 +61,15 @@ export class ImmediateUnitOfWork extends EventsUnitOfWork {
 /** {@link EventsJournal} in memory. */
 export class InMemoryEventsJournal extends EventsJournal {
   readonly entries: { accountId: string; contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[] = [];
+  readonly events: IntegrationEvent[] = [];
 
-  async record(accountId: AccountId, entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[]): Promise<string[]> {
+  async record(
+    accountId: AccountId,
+    entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[],
+    events: readonly IntegrationEvent[] = [],
+  ): Promise<string[]> {
     this.entries.push(...entries.map((entry) => ({ accountId, ...entry })));
+    this.events.push(...events);
     return entries.map((_, index) => `entry-${this.entries.length - entries.length + index}`);
   }
 }

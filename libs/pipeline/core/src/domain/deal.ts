@@ -29,7 +29,7 @@ export function dealViewOf({ contact, pipelineId, stageId }: ContactStageChange)
     pipeline_id: pipelineId,
     stage_id: stageId,
     deal_value: contact.deal_value,
-    score: null,
+    score: contact.score,
     created_at: contact.created_at,
     updated_at: contact.updated_at,
   };

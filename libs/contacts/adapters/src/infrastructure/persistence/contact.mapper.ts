@@ -39,6 +39,8 @@ export const ContactMapper = {
       mergedIntoId: record.mergedIntoId,
       mergedAt: record.mergedAt,
       disqualifiedAt: record.disqualifiedAt,
+      score: record.score ?? 0,
+      scoreReviewAt: record.scoreReviewAt,
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
     };
@@ -100,6 +102,8 @@ const CONTACT_COLUMNS: ReadonlyArray<readonly [column: string, property: keyof C
   ['merged_into_id', 'mergedIntoId'],
   ['merged_at', 'mergedAt'],
   ['disqualified_at', 'disqualifiedAt'],
+  ['score', 'score'],
+  ['score_review_at', 'scoreReviewAt'],
   ['created_at', 'createdAt'],
   ['updated_at', 'updatedAt'],
 ];

@@ -37,6 +37,10 @@ export class ContactRecord {
   @Column({ type: 'uuid', nullable: true }) mergedIntoId: string | null;
   @Column({ type: 'timestamptz', nullable: true }) mergedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) disqualifiedAt: Date | null;
+  /** Lead score 0–100 (contacts-core › domain/lead-score); written at insert and by the worker's `lead-score` consumer only. */
+  @Column('smallint') score: number;
+  /** When the score's recency part next drops (the worker's hourly pass recomputes it), or null. */
+  @Column({ type: 'timestamptz', nullable: true }) scoreReviewAt: Date | null;
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
 }

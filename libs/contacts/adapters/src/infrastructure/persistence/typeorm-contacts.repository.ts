@@ -78,8 +78,9 @@ export class TypeOrmContactsRepository extends ContactsRepository {
     }
   }
 
+  /** Every column but the id, account, creation time and the lead score (the worker's `lead-score` consumer owns it). */
   async updateContact(contact: ContactState): Promise<void> {
-    const { id, accountId, createdAt: _createdAt, ...columns } = ContactMapper.toRecord(contact);
+    const { id, accountId, createdAt: _createdAt, score: _score, scoreReviewAt: _scoreReviewAt, ...columns } = ContactMapper.toRecord(contact);
     await this.manager.update(ContactRecord, { accountId, id }, columns as QueryDeepPartialEntity<ContactRecord>);
   }
 

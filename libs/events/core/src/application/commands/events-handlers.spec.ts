@@ -58,6 +58,19 @@ describe('IngestCustomEventHandler', () => {
     expect(journal.entries).toEqual([expect.objectContaining({ contactId: 'c1', type: 'custom_event' })]);
   });
 
+  it('writes a custom_event_received outbox event naming the contact (the lead score follows it)', async () => {
+    const { handler, repository, journal } = setup(() => ({ contact_id: 'c1', created: false, archived: false }));
+    await handler.execute(new IngestCustomEventCommand(ACCOUNT, input(), SYSTEM_ACTOR, 'k1'));
+    expect(journal.events).toEqual([
+      expect.objectContaining({
+        type: 'custom_event_received',
+        accountId: ACCOUNT,
+        occurredAt: NOW,
+        payload: { contact_id: 'c1', event_id: repository.customEvents[0].id, event: 'inscription' },
+      }),
+    ]);
+  });
+
   it('an archived contact: recorded, not enrolled, contact_archived true', async () => {
     const { handler, repository, enrolments } = setup(() => ({ contact_id: 'c1', created: false, archived: true }));
     expect(await handler.execute(new IngestCustomEventCommand(ACCOUNT, input(), SYSTEM_ACTOR, null))).toEqual({ status: 'ingested', enrolled_executions: 0, contact_archived: true });
@@ -70,6 +83,7 @@ describe('IngestCustomEventHandler', () => {
     await expect(handler.execute(new IngestCustomEventCommand(ACCOUNT, input({ createIfMissing: false }), SYSTEM_ACTOR, null))).rejects.toMatchObject({ code: 'contact_not_found' });
     expect(repository.customEvents).toEqual([]);
     expect(journal.entries).toEqual([]);
+    expect(journal.events).toEqual([]);
   });
 
   it('a lost identity race (409 duplicate_resource) starts the transaction over, at most 3 times', async () => {

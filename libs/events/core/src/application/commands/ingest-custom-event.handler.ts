@@ -2,6 +2,7 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, DomainError, FieldViolation, newId, normalizeEmail, normalizePhone, ValidationFailedError } from '@leadflow/shared-kernel';
 import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { EventContactIdentifiers, ResolveEventContactCommand, ResolvedEventContact } from '@leadflow/contacts-contracts';
+import { CUSTOM_EVENT_ACTIVITY_TYPE, CUSTOM_EVENT_RECEIVED_EVENT, CustomEventReceivedPayload } from '@leadflow/events-contracts';
 import { capPayload } from '../../domain/custom-event-payload';
 import { EventContactNotFoundError } from '../../domain/events.errors';
 import { EventsJournal, EventsRepository, EventsUnitOfWork } from '../ports/events.ports';
@@ -11,7 +12,7 @@ import { CustomEventIngested, CustomEventInput, IngestCustomEventCommand } from 
 const MAX_ATTEMPTS = 3;
 
 /** Activity-log / timeline type of a recorded custom event. */
-export const CUSTOM_EVENT_ACTIVITY = 'custom_event';
+export const CUSTOM_EVENT_ACTIVITY = CUSTOM_EVENT_ACTIVITY_TYPE;
 
 /**
  * `POST /v1/events` (public-api-v1 › Custom event input, Endpoints › Events), after the route's
@@ -23,8 +24,9 @@ export const CUSTOM_EVENT_ACTIVITY = 'custom_event';
  * 2. The payload is capped (`PAYLOAD_CAPS`: stored truncated, never refused).
  * 3. One transaction: the contacts context resolves the contact (external id → phone → email;
  *    `ResolveEventContactCommand`: custom fields merged by name, minimal contact created unless
- *    `create_if_missing` is false → 404 `contact_not_found`, nothing recorded); the event row and a
- *    `custom_event` activity entry on the contact; unless the contact is archived, the automations
+ *    `create_if_missing` is false → 404 `contact_not_found`, nothing recorded); the event row, a
+ *    `custom_event` activity entry on the contact and a `custom_event_received` outbox event (the
+ *    contacts context's lead score consumes it); unless the contact is archived, the automations
  *    context enrols it (`EnrolCustomEventCommand`: matching name, 5 minute per-contact per-automation
  *    dedup) and `enrolled_executions` counts the executions created. No consent is set anywhere.
  *
@@ -70,21 +72,26 @@ export class IngestCustomEventHandler implements ICommandHandler<IngestCustomEve
             apiKeyId,
             createdAt: now,
           });
-          await this.journal.record(accountId, [
-            {
-              contactId: contact.contact_id,
-              type: CUSTOM_EVENT_ACTIVITY,
-              actor,
-              data: {
-                event_id: eventId,
-                event: input.event,
-                source_label: input.sourceLabel,
-                payload_truncated: payload.truncated,
-                contact_archived: contact.archived,
-                enrolled_executions: enrolled,
+          const received: CustomEventReceivedPayload = { contact_id: contact.contact_id, event_id: eventId, event: input.event };
+          await this.journal.record(
+            accountId,
+            [
+              {
+                contactId: contact.contact_id,
+                type: CUSTOM_EVENT_ACTIVITY,
+                actor,
+                data: {
+                  event_id: eventId,
+                  event: input.event,
+                  source_label: input.sourceLabel,
+                  payload_truncated: payload.truncated,
+                  contact_archived: contact.archived,
+                  enrolled_executions: enrolled,
+                },
               },
-            },
-          ]);
+            ],
+            [{ id: newId(), type: CUSTOM_EVENT_RECEIVED_EVENT, accountId, actor, occurredAt: now, payload: received }],
+          );
           const result: CustomEventIngested = { status: 'ingested', enrolled_executions: enrolled };
           if (contact.archived) result.contact_archived = true;
           return result;

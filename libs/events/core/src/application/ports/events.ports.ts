@@ -1,4 +1,4 @@
-import type { AccountId, Actor } from '@leadflow/shared-kernel';
+import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
 import type { RegistrationStatus } from '@leadflow/events-contracts';
 import type { EventState } from '../../domain/registration-rules';
 
@@ -62,7 +62,11 @@ export abstract class EventsUnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** Activity-log / timeline entries written in the current unit of work. */
+/** Activity-log / timeline entries, and outbox events when given, written in the current unit of work. */
 export abstract class EventsJournal {
-  abstract record(accountId: AccountId, entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[]): Promise<string[]>;
+  abstract record(
+    accountId: AccountId,
+    entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[],
+    events?: readonly IntegrationEvent[],
+  ): Promise<string[]>;
 }

@@ -9,8 +9,9 @@ import type { DealView, PipelineStageView } from '@leadflow/pipeline-contracts';
  * `contacts.contacts` whose `stage_id` is set, and a stage's `contact_count` must be real time. So
  * this read model joins `contacts.contacts` READ-ONLY, through the columns the contacts context
  * documents for it (`account_id`, `pipeline_id`, `stage_id`, `archived_at`, `merged_into_id`, the
- * reduced contact details of the deal view). It never writes there: every change of a contact's stage
- * goes through the contacts context's MoveContactToStageCommand / RemoveContactFromPipelineCommand.
+ * reduced contact details of the deal view, its lead `score`). It never writes there: every change
+ * of a contact's stage goes through the contacts context's MoveContactToStageCommand /
+ * RemoveContactFromPipelineCommand.
  * Indexes: `contacts_deals_idx` and `contacts_deals_stage_idx` (contacts migration 1795324390769).
  */
 
@@ -41,6 +42,8 @@ interface DealRow {
   stage_id: string;
   /** bigint, read as a string. */
   deal_value_cents: string | null;
+  /** smallint 0–100. */
+  score: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -109,7 +112,7 @@ export class TypeOrmDealsReadModel extends DealsReadModel {
     }
     parameters.push(page.limit + 1);
     const rows = await this.query<DealRow>(
-      `SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.pipeline_id, c.stage_id, c.deal_value_cents,
+      `SELECT c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.pipeline_id, c.stage_id, c.deal_value_cents, c.score,
               c.created_at, c.updated_at
          FROM contacts.contacts c
         WHERE ${where}
@@ -149,7 +152,7 @@ function toDealView(row: DealRow): DealView {
     pipeline_id: row.pipeline_id,
     stage_id: row.stage_id,
     deal_value: row.deal_value_cents === null ? null : Number(row.deal_value_cents) / 100,
-    score: null,
+    score: row.score,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -430,6 +430,8 @@ describe('CaptureLeadHandler', () => {
             mergedIntoId: null,
             mergedAt: null,
             disqualifiedAt: null,
+            score: 0,
+            scoreReviewAt: null,
             createdAt: clock.now(),
             updatedAt: clock.now(),
           });

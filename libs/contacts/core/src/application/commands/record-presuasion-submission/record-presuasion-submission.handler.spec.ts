@@ -96,6 +96,8 @@ describe('RecordPresuasionSubmissionHandler', () => {
           mergedIntoId: null,
           mergedAt: null,
           disqualifiedAt: null,
+          score: 0,
+          scoreReviewAt: null,
           createdAt: clock.now(),
           updatedAt: clock.now(),
         });

@@ -82,7 +82,7 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
     const events: IntegrationEvent[] = [];
     let contact: Contact;
     if (match.contactId === null) {
-      contact = Contact.fromLead(data, NO_PLACEMENT, { id: newId(), accountId, source: 'api', systemId, now, definitions: [] });
+      contact = Contact.fromLead(data, NO_PLACEMENT, { id: newId(), accountId, source: 'api', systemId, now, definitions: [], smsConsent: submission.consent.sms === true });
       await this.contacts.insertContact(contact.snapshot); // IdentityTakenError when a concurrent request created this person: retried
       events.push(integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: contact.id, contact: toContactView(contact.snapshot) }));
     } else {

@@ -68,6 +68,7 @@ function setup() {
           notes: 'secret',
           system_id: newId(),
           source: 'api',
+          score: 42,
           archived_at: null,
           disqualified_at: null,
           created_at: '2026-03-01T00:00:00.000Z',
@@ -105,7 +106,7 @@ async function refusal(work: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('deal handlers (public-api-v1 › Endpoints › Pipeline)', () => {
-  it('POST: hands the move to the contacts context and answers the deal view (reduced contact details, stage, value, score null)', async () => {
+  it('POST: hands the move to the contacts context and answers the deal view (reduced contact details, stage, value, the contact score)', async () => {
     const { place, open, sales, dispatched } = setup();
     const contactId = newId();
     const deal = await place.execute(new PlaceDealCommand(ACCOUNT, contactId, open.id, ACTOR));
@@ -122,7 +123,7 @@ describe('deal handlers (public-api-v1 › Endpoints › Pipeline)', () => {
       pipeline_id: sales.id,
       stage_id: open.id,
       deal_value: 1500.5,
-      score: null,
+      score: 42,
       created_at: '2026-03-01T00:00:00.000Z',
       updated_at: at.toISOString(),
     });
@@ -159,6 +160,6 @@ describe('deal handlers (public-api-v1 › Endpoints › Pipeline)', () => {
     const s = setup();
     const deal = await s.remove.execute(new RemoveDealCommand(ACCOUNT, DEAL, ACTOR));
     expect(s.dispatched).toEqual([new RemoveContactFromPipelineCommand(ACCOUNT, DEAL, ACTOR)]);
-    expect(deal).toMatchObject({ id: DEAL, pipeline_id: null, stage_id: null, score: null });
+    expect(deal).toMatchObject({ id: DEAL, pipeline_id: null, stage_id: null, score: 42 });
   });
 });
