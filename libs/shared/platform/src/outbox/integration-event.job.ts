@@ -70,14 +70,22 @@ export function toIntegrationEvent(job: IntegrationEventJob): IntegrationEvent {
 const DAY_SECONDS = 24 * 60 * 60;
 
 /**
+ * How long BullMQ keeps a completed job, for every queue of the worker: an hour, at most 10,000 per
+ * queue. Nothing relies on a completed job's id for longer: consumers dedupe with their inbox, webhook
+ * deliveries, emails and automation executions with their rows' state in PostgreSQL (issue 11: Redis
+ * memory flat under a sustained load).
+ */
+export const COMPLETED_JOB_RETENTION = { age: 60 * 60, count: 10_000 } as const;
+
+/**
  * Defaults of the batch jobs; a subscription may override them (`jobOptions`). Completed jobs are kept
- * an hour (at most 1,000 per queue): the inbox, not BullMQ's job ids, is what keeps an event from being
+ * as `COMPLETED_JOB_RETENTION` says: the inbox, not BullMQ's job ids, is what keeps an event from being
  * handled twice, and a kept job id only has to cover a relay's enqueue-then-rollback (seconds). Failed
  * jobs are kept 14 days for inspection; their events are re-enqueued by the reconciler.
  */
 export const CONSUMER_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 2000 },
-  removeOnComplete: { age: 60 * 60, count: 1000 },
+  removeOnComplete: COMPLETED_JOB_RETENTION,
   removeOnFail: { age: 14 * DAY_SECONDS },
 };

@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import { COMPLETED_JOB_RETENTION } from '@leadflow/shared-platform';
 
 /** Queue of execution runs (prefixed by QueueModule with `<REDIS_PREFIX>:bull`). */
 export const AUTOMATION_EXECUTIONS_QUEUE = 'automation-executions';
@@ -21,6 +22,6 @@ export function executionJobId(executionId: string, key: string): string {
 export const AUTOMATION_EXECUTION_JOB_OPTIONS: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2000 },
-  removeOnComplete: { age: 24 * 60 * 60, count: 100_000 },
+  removeOnComplete: COMPLETED_JOB_RETENTION,
   removeOnFail: { age: 14 * 24 * 60 * 60 },
 };

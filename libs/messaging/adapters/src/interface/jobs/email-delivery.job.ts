@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import { COMPLETED_JOB_RETENTION } from '@leadflow/shared-platform';
 
 /** The outbox consumer of `email_queued` (its queue is `integration-events.outgoing-emails`). */
 export const OUTGOING_EMAILS_CONSUMER = 'outgoing-emails';
@@ -31,7 +32,7 @@ export function emailDeliveryJobOptions(emailId: string, priority: number, retry
     priority,
     attempts: EMAIL_DELIVERY_ATTEMPTS,
     backoff: { type: 'exponential', delay: retryDelayMs, jitter: 0.2 },
-    removeOnComplete: { age: DAY_SECONDS, count: 100_000 },
+    removeOnComplete: COMPLETED_JOB_RETENTION,
     removeOnFail: { age: 14 * DAY_SECONDS },
   };
 }

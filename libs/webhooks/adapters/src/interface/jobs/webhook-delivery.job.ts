@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import { COMPLETED_JOB_RETENTION } from '@leadflow/shared-platform';
 
 /** The outbox consumer of the catalog events (its queue is `integration-events.webhooks`). */
 export const WEBHOOKS_CONSUMER = 'webhooks';
@@ -26,7 +27,7 @@ export function deliverWebhookJobOptions(deliveryId: string, attempt: number, de
     delay: Math.max(0, Math.round(delayMs)),
     attempts: 3,
     backoff: { type: 'exponential', delay: 1000 },
-    removeOnComplete: { age: DAY_SECONDS, count: 50_000 },
+    removeOnComplete: COMPLETED_JOB_RETENTION,
     removeOnFail: { age: 7 * DAY_SECONDS },
   };
 }
