@@ -511,6 +511,20 @@ describe('Outbox consumers: inbox and reconciler', () => {
     }
   });
 
+  it('a reconciler pass deletes inbox rows older than the retention (7 days) and keeps the others', async () => {
+    const old = event('deal_won');
+    const fresh = event('deal_won');
+    await db.query(
+      `INSERT INTO platform.event_inbox (event_id, consumer, account_id, outcome, recorded_at)
+       VALUES ($1, 'test-audit', $3, 'handled', now() - interval '8 days'), ($2, 'test-audit', $3, 'handled', now() - interval '6 days')`,
+      [old.id, fresh.id, ACCOUNT_ID],
+    );
+
+    await reconciler.reconcile();
+
+    expect((await inbox([old.id, fresh.id])).map((entry) => entry.event_id)).toEqual([fresh.id]);
+  });
+
   it('EventInbox.consume records nothing for an event whose handler failed, so a later batch handles it', async () => {
     const inboxService = app.get(EventInbox);
     const failing = { ...(await jobOf(event('deal_won'))) };

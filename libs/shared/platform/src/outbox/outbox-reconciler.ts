@@ -18,6 +18,8 @@ export interface OutboxReconcilerSettings {
   maxAttempts: number;
   /** Start when the application boots (the worker). */
   autoStart: boolean;
+  /** Inbox rows older than this are deleted by each pass (ms); by then their events are long reconciled. */
+  inboxRetentionMs: number;
 }
 
 export const OUTBOX_RECONCILER_SETTINGS = Symbol('OUTBOX_RECONCILER_SETTINGS');
@@ -52,7 +54,8 @@ const RECONCILER_LOCK = 0x6c66_7278; // "lfrx"
  * stamped `reconciled_at`, and holds the watermark until it is recorded or has been re-enqueued
  * `maxAttempts` times (then it is logged and left behind). A row not yet relayed, or relayed within the
  * grace, stops the walk. One worker at a time (transaction-scoped advisory lock). Duplicates it may
- * cause (an event that was only slow) are absorbed by the inbox.
+ * cause (an event that was only slow) are absorbed by the inbox. Each pass also deletes inbox rows
+ * older than `inboxRetentionMs` (7 days).
  */
 @Injectable()
 export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -76,6 +79,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       chunkSize: 1000,
       maxAttempts: 5,
       autoStart: true,
+      inboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
       ...(settings ?? {}),
     };
   }
@@ -148,6 +152,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
         if (stopped || rows.length < this.settings.chunkSize) break;
       }
       await manager.query(`UPDATE platform.outbox_reconciliation SET sequence = GREATEST(sequence, $1::bigint) WHERE id = 1`, [pass.watermark]);
+      await manager.query(`DELETE FROM platform.event_inbox WHERE recorded_at < $1`, [new Date(this.clock.now().getTime() - this.settings.inboxRetentionMs)]);
       if (pass.abandoned.length > 0) {
         this.logger.error({ events: pass.abandoned, attempts: this.settings.maxAttempts }, 'Outbox events never recorded by a consumer; the reconciler gave up on them');
       }
