@@ -78,14 +78,15 @@ const DAY_SECONDS = 24 * 60 * 60;
 export const COMPLETED_JOB_RETENTION = { age: 60 * 60, count: 10_000 } as const;
 
 /**
- * Defaults of the batch jobs; a subscription may override them (`jobOptions`). Completed jobs are kept
- * as `COMPLETED_JOB_RETENTION` says: the inbox, not BullMQ's job ids, is what keeps an event from being
- * handled twice, and a kept job id only has to cover a relay's enqueue-then-rollback (seconds). Failed
- * jobs are kept 14 days for inspection; their events are re-enqueued by the reconciler.
+ * Defaults of the batch jobs; a subscription may override them (`jobOptions`). A batch carries up to
+ * `OUTBOX_RELAY_BATCH_SIZE` whole events (about 100 KB), so at most 100 completed batches are kept per
+ * queue, ten minutes: the inbox, not BullMQ's job ids, is what keeps an event from being handled twice,
+ * and a kept job id only has to cover a relay's enqueue-then-rollback (seconds). Failed jobs are kept
+ * 14 days for inspection; their events are re-enqueued by the reconciler.
  */
 export const CONSUMER_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 2000 },
-  removeOnComplete: COMPLETED_JOB_RETENTION,
+  removeOnComplete: { age: 10 * 60, count: 100 },
   removeOnFail: { age: 14 * DAY_SECONDS },
 };
