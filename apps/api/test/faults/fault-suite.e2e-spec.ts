@@ -97,6 +97,8 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
   let databaseUrl = '';
   const startedAt = Date.now();
   let bootMs = 0;
+  /** Aborts the captures (a fault that could not be injected, or the end of the test). */
+  const abort = new AbortController();
 
   const diagnostics = () => [service?.diagnostics() ?? '', '--- redis', redis?.logTail() ?? '', '--- postgres', postgres?.logTail(15) ?? ''].join('\n');
 
@@ -130,12 +132,13 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     // The worker is up once its BullMQ workers are connected (they name their connections `faults:bull:<queue>`).
     const privateRedis = redis;
     await service.waitUntilReady(100_000, async () => (await privateRedis.clientNames()).some((name) => name.startsWith('faults:bull:') && !name.endsWith(':qe')));
-    db = new Pool({ connectionString: databaseUrl, max: 3 });
+    db = new Pool({ connectionString: databaseUrl, max: 3, connectionTimeoutMillis: 5000, query_timeout: 15_000 });
     db.on('error', () => undefined); // idle clients cut by the PostgreSQL restart
     bootMs = Date.now() - startedAt;
   }, 150_000);
 
   afterAll(async () => {
+    abort.abort(); // captures still retrying (a test that failed or timed out) stop at once
     await service?.stop().catch(() => undefined);
     await db?.end().catch(() => undefined);
     await receiver?.stop().catch(() => undefined);
@@ -219,6 +222,8 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
   async function captureAll(client: CaptureClient, t0: number, signal: AbortSignal): Promise<CaptureOutcome[]> {
     const outcomes: CaptureOutcome[] = new Array(plan.leads.length);
     let inFlight = 0;
+    let done = 0;
+    const progress = setInterval(() => console.log(`[faults] t+${Math.round((Date.now() - t0) / 1000)} s: ${done} leads acknowledged or given up, ${inFlight} in flight`), 10_000);
     const freed: (() => void)[] = [];
     const running: Promise<void>[] = [];
     for (const lead of plan.leads) {
@@ -230,12 +235,14 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
       running.push(
         client.capture(lead, signal).then((outcome) => {
           outcomes[lead.index] = outcome;
+          done++;
           inFlight--;
           freed.shift()?.();
         }),
       );
     }
     await Promise.all(running);
+    clearInterval(progress);
     return outcomes;
   }
 
@@ -262,7 +269,6 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     const client = new CaptureClient({ baseUrl: `http://127.0.0.1:${service!.port}`, apiKey: provisioned.body.api_keys.capture.key, deadlineMs: LEAD_DEADLINE_MS });
     const t0 = Date.now();
     // A fault that cannot be injected fails the test at once: the captures still running are aborted first.
-    const abort = new AbortController();
     const capturing = captureAll(client, t0, abort.signal);
     const injected = await injectFaults(t0).catch(async (error: unknown) => {
       abort.abort();
@@ -297,9 +303,14 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     };
     const settleStarted = Date.now();
     let last = await progress();
+    let reported = settleStarted;
     while (!(last.events >= LEADS && last.delivered === last.events) && Date.now() - settleStarted < SETTLE_MS) {
       await pause(500);
       last = await progress();
+      if (Date.now() - reported >= 10_000) {
+        reported = Date.now();
+        console.log(`[faults] settling, ${Math.round((reported - settleStarted) / 1000)} s: ${last.delivered} of ${last.events} lead_created received`);
+      }
     }
     const settleMs = Date.now() - settleStarted;
     await pause(LATE_DUPLICATE_WINDOW_MS);
@@ -323,6 +334,11 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
          FROM platform.outbox WHERE account_id = $1 AND type = 'lead_created'`,
       [accountId],
     );
+    // Events the outbox reconciler put back in a queue (null on a schema without it).
+    const reconciled = await db!
+      .query(`SELECT count(*)::int AS n FROM platform.outbox WHERE account_id = $1 AND type = 'lead_created' AND reconcile_attempts > 0`, [accountId])
+      .then((result) => result.rows[0].n as number)
+      .catch(() => null);
     const eventsPerEmail = new Map<string, number>();
     for (const event of leadEvents) eventsPerEmail.set(event.email, (eventsPerEmail.get(event.email) ?? 0) + 1);
 
@@ -376,6 +392,7 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
         events: leadEvents.length,
         relayed: leadEvents.filter((event) => event.relayed).length,
         relay_retried: leadEvents.filter((event) => event.relay_attempts > 1).length,
+        reenqueued_by_reconciler: reconciled,
         delivered_once: leadEvents.filter((event) => deliveriesPerEvent.get(event.id)?.size === 1).length,
         never_delivered: neverDelivered.length,
         never_delivered_without_delivery_row: neverDelivered.filter((event) => !deliveryRows.some((row) => row.event_id === event.id)).length,

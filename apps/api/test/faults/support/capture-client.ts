@@ -58,18 +58,30 @@ export class CaptureClient {
       outcome.attempts++;
       let waitMs = Math.min(2000, 100 * 2 ** retry) * (0.5 + Math.random());
       try {
-        const response = await fetch(`${this.options.baseUrl}/v1/leads/capture`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${this.options.apiKey}`,
-            'content-type': 'application/json',
-            'idempotency-key': lead.idempotencyKey,
-            'x-forwarded-for': lead.forwardedFor,
-          },
-          body: JSON.stringify(lead.body),
-          signal: AbortSignal.any([signal, AbortSignal.timeout(this.options.requestTimeoutMs ?? 20_000)]),
-        });
-        const text = await response.text();
+        // One controller per request (headers and body): aborted by its own timeout or by the suite's signal.
+        const request = new AbortController();
+        const abortRequest = () => request.abort();
+        const timer = setTimeout(abortRequest, this.options.requestTimeoutMs ?? 20_000);
+        signal.addEventListener('abort', abortRequest, { once: true });
+        let response: Response;
+        let text: string;
+        try {
+          response = await fetch(`${this.options.baseUrl}/v1/leads/capture`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${this.options.apiKey}`,
+              'content-type': 'application/json',
+              'idempotency-key': lead.idempotencyKey,
+              'x-forwarded-for': lead.forwardedFor,
+            },
+            body: JSON.stringify(lead.body),
+            signal: request.signal,
+          });
+          text = await response.text();
+        } finally {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', abortRequest);
+        }
         let body: any = text;
         try {
           body = text.length > 0 ? JSON.parse(text) : null;
