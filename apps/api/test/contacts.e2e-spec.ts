@@ -44,6 +44,8 @@ describe('contacts: create, read, list', () => {
         notes: null,
         system_id: account.systems.Main,
         source: 'api',
+        // lead score: email 5, phone 5, name 4, company 2, deal value 2, created now 15 (README › Decisions › Lead score)
+        score: 33,
         archived_at: null,
         disqualified_at: null,
         created_at: api.clock.now().toISOString(),

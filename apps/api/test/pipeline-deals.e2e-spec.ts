@@ -58,7 +58,8 @@ describe('deals: POST, PATCH, DELETE /v1/pipeline/deals…', () => {
           pipeline_id: account.pipelines!.ventes.id,
           stage_id: ventes.nouveau,
           deal_value: 12500.5,
-          score: null,
+          // the contact's lead score: email 5, phone 5, name 4, company 2, deal value 2, created now 15
+          score: 33,
           created_at: contact.created_at,
           updated_at: api.clock.now().toISOString(),
         },
@@ -334,7 +335,7 @@ describe('GET /v1/pipeline/deals', () => {
     expect(Object.keys(response.body.data[0]).sort()).toEqual(
       ['id', 'first_name', 'last_name', 'email', 'phone', 'company', 'pipeline_id', 'stage_id', 'deal_value', 'score', 'created_at', 'updated_at'].sort(),
     );
-    expect(response.body.data[0]).toMatchObject({ id: ids[4], first_name: 'L4', stage_id: ventes.nouveau, pipeline_id: account.pipelines!.ventes.id, score: null });
+    expect(response.body.data[0]).toMatchObject({ id: ids[4], first_name: 'L4', stage_id: ventes.nouveau, pipeline_id: account.pipelines!.ventes.id, score: 24 });
   });
 
   it('ties on created_at are broken by id DESC', async () => {

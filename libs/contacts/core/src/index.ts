@@ -5,6 +5,8 @@ export * from './application/commands/hand-off-sms-follow-up/hand-off-sms-follow
 export * from './application/commands/hand-off-sms-follow-up/hand-off-sms-follow-up.handler';
 export * from './application/commands/contact-stage.handlers';
 export * from './application/commands/lead-score/lead-score.commands';
+export * from './application/commands/lead-score/recompute-lead-score.handler';
+export * from './application/commands/lead-score/review-due-lead-scores.handler';
 export * from './application/commands/contact.commands';
 export * from './application/contacts-core.providers';
 export * from './application/ports/contact-stage.repository.port';
