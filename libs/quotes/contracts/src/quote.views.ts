@@ -96,6 +96,11 @@ export interface QuoteView {
   payment_interval_days: number | null;
   payment_execution_mode: PaymentExecutionMode;
   sent_at: string | null;
+  /**
+   * The lead's public page of the quote (`<PUBLIC_BASE_URL>/q/<token>`, the link of the quote email), once
+   * sent; null before. The token is the page's only credential: share the URL only with the lead.
+   */
+  public_url: string | null;
   viewed_at: string | null;
   signed_at: string | null;
   declined_at: string | null;

@@ -1,18 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { AccountId } from '@leadflow/shared-kernel';
 import { asAccountId } from '@leadflow/shared-kernel';
 
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * The public page's token, `<account id, 16 bytes base64url>.<32 random bytes base64url>` (66
- * characters, 256 unguessable bits). The account part lets the lookup stay account-scoped like every
- * query; only the SHA-256 of the whole token is stored, so the database alone cannot rebuild a link.
+ * The public page's token of a quote, `<account id, 16 bytes base64url>.<32 bytes base64url>` (66
+ * characters, 256 unguessable bits): the second part is HMAC-SHA256 under `secret` (a server key, never
+ * stored) of the account and quote ids. The account part lets the lookup stay account-scoped like every
+ * query. Only the SHA-256 of the whole token is stored, so the database alone cannot rebuild a link;
+ * with the key, the service derives it again to show `public_url` (see QuotePublicLinks.urlOf).
  */
-export function newPublicToken(accountId: AccountId): { token: string; hash: string } {
+export function derivePublicToken(secret: Buffer, accountId: AccountId, quoteId: string): string {
   const account = Buffer.from(accountId.replace(/-/g, ''), 'hex').toString('base64url');
-  const token = `${account}.${randomBytes(32).toString('base64url')}`;
-  return { token, hash: hashPublicToken(token) };
+  const mac = createHmac('sha256', secret).update(`quote-page:${accountId}:${quoteId}`).digest('base64url');
+  return `${account}.${mac}`;
 }
 
 export function hashPublicToken(token: string): string {

@@ -2,15 +2,17 @@ import { AccountId, Actor, IntegrationEvent, newId } from '@leadflow/shared-kern
 import type { QuoteView } from '@leadflow/quotes-contracts';
 import { centsToDollars } from '../domain/money';
 import { Quote, QuoteState } from '../domain/quote.aggregate';
+import type { QuotePublicLinks } from './ports/quote-collaborators.port';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
  * The quote read shape (public-api-v1 › Quote): amounts in dollars with 2 decimals from integer cents;
  * `unit_price` and `quantity` echoed as given (up to 4 decimals); a line's `amount` is its exact amount
- * rounded half-up to the cent (display only: `subtotal` is rounded once from the exact sum).
+ * rounded half-up to the cent (display only: `subtotal` is rounded once from the exact sum);
+ * `public_url` the lead's page once sent (see QuotePublicLinks.urlOf), null before.
  */
-export function toQuoteView(state: QuoteState): QuoteView {
+export function toQuoteView(state: QuoteState, links: QuotePublicLinks): QuoteView {
   return {
     id: state.id,
     quote_number: state.quoteNumber,
@@ -51,6 +53,7 @@ export function toQuoteView(state: QuoteState): QuoteView {
     payment_interval_days: state.paymentIntervalDays,
     payment_execution_mode: state.paymentExecutionMode,
     sent_at: iso(state.sentAt),
+    public_url: links.urlOf(state),
     viewed_at: iso(state.viewedAt),
     signed_at: iso(state.signedAt),
     declined_at: iso(state.declinedAt),

@@ -13,6 +13,7 @@ import {
 import { QuoteJournal, QuoteJournalEntry, QuoteUnitOfWork } from '../application/ports/quote-journal.port';
 import { QuotePayment, QuoteRepository, QuoteRowLockedError } from '../application/ports/quote.repository.port';
 import { QuoteListFilter, QuotesReadModel } from '../application/ports/quotes.read-model.port';
+import { derivePublicToken } from '../application/public-token';
 import { toQuoteView } from '../application/views';
 import type { QuoteState } from '../domain/quote.aggregate';
 
@@ -131,7 +132,10 @@ export class InMemoryQuoteRepository extends QuoteRepository {
 }
 
 export class InMemoryQuotesReadModel extends QuotesReadModel {
-  constructor(private readonly store: InMemoryQuotesStore) {
+  constructor(
+    private readonly store: InMemoryQuotesStore,
+    private readonly links: QuotePublicLinks = new FakeQuotePublicLinks(),
+  ) {
     super();
   }
 
@@ -139,7 +143,7 @@ export class InMemoryQuotesReadModel extends QuotesReadModel {
     const rows = this.store.quotes
       .filter((quote) => quote.accountId === accountId && !quote.archivedAt && (!filter.status || quote.status === filter.status))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
-    const data = rows.slice(0, filter.page.limit).map(toQuoteView);
+    const data = rows.slice(0, filter.page.limit).map((quote) => toQuoteView(quote, this.links));
     return { data, pagination: { next_cursor: null, has_more: rows.length > data.length, limit: filter.page.limit, total_count: rows.length } };
   }
 }
@@ -217,8 +221,15 @@ export class FakeQuoteMailer extends QuoteMailer {
   }
 }
 
+/** Links under `https://leadflow.test`, tokens derived under a fixed test key. */
 export class FakeQuotePublicLinks extends QuotePublicLinks {
+  secret = Buffer.alloc(32, 7);
+
   pageUrl(token: string): string {
     return `https://leadflow.test/q/${token}`;
+  }
+
+  tokenFor(accountId: AccountId, quoteId: string): string {
+    return derivePublicToken(this.secret, accountId, quoteId);
   }
 }

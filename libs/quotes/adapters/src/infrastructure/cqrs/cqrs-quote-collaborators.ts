@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AccountId, Actor } from '@leadflow/shared-kernel';
 import { GetAccountQuery, ListTeamMembersQuery } from '@leadflow/accounts-contracts';
 import { ContactCard, FindOrCreateContactCommand, FoundOrCreatedContact, GetContactCardQuery, ProspectIdentity } from '@leadflow/contacts-contracts';
 import { OutgoingEmailRequest, QueueEmailCommand, QueuedEmail } from '@leadflow/messaging-contracts';
 import { SIGNATURE_PAYMENT_ORDERS, SignaturePaymentOrder, TAX_PROFILES, TaxProfile } from '@leadflow/quotes-contracts';
-import { QuoteAccounts, QuoteAccountSettings, QuoteContacts, QuoteMailer, QuotePublicLinks, QuoteSalesRep } from '@leadflow/quotes-core';
+import { derivePublicToken, QuoteAccounts, QuoteAccountSettings, QuoteContacts, QuoteMailer, QuotePublicLinks, QuoteSalesRep } from '@leadflow/quotes-core';
 import { AppConfig } from '@leadflow/shared-platform';
 
 const oneOf = <T extends string>(values: readonly T[], value: unknown, fallback: T): T =>
@@ -79,14 +80,25 @@ export class CqrsQuoteMailer extends QuoteMailer {
   }
 }
 
-/** {@link QuotePublicLinks} from `PUBLIC_BASE_URL`. */
+/**
+ * {@link QuotePublicLinks} from `PUBLIC_BASE_URL`; page tokens derived under a key of their own, itself
+ * derived from `SECRET_ENCRYPTION_KEY` (HMAC-SHA256 with a fixed label), so the key that encrypts
+ * secrets at rest is never used twice for two purposes.
+ */
 @Injectable()
 export class ConfigQuotePublicLinks extends QuotePublicLinks {
+  private readonly tokenKey: Buffer;
+
   constructor(private readonly config: AppConfig) {
     super();
+    this.tokenKey = createHmac('sha256', config.secretEncryptionKey).update('leadflow quote page tokens v1').digest();
   }
 
   pageUrl(token: string): string {
     return `${this.config.publicBaseUrl}/q/${encodeURIComponent(token)}`;
+  }
+
+  tokenFor(accountId: AccountId, quoteId: string): string {
+    return derivePublicToken(this.tokenKey, accountId, quoteId);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountId, Page } from '@leadflow/shared-kernel';
 import { applyKeyset, toPage, TransactionHost } from '@leadflow/shared-platform';
-import { QuoteListFilter, QuotesReadModel, toQuoteView } from '@leadflow/quotes-core';
+import { QuoteListFilter, QuotePublicLinks, QuotesReadModel, toQuoteView } from '@leadflow/quotes-core';
 import type { QuoteView } from '@leadflow/quotes-contracts';
 import { QuoteMapper } from './quote.mapper';
 import { QuoteRecord } from './quotes.records';
@@ -9,7 +9,10 @@ import { QuoteRecord } from './quotes.records';
 /** `GET /v1/quotes` on `quotes.quotes`: archived excluded, optional status, keyset on `(created_at, id)`. */
 @Injectable()
 export class TypeOrmQuotesReadModel extends QuotesReadModel {
-  constructor(private readonly transactions: TransactionHost) {
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly links: QuotePublicLinks,
+  ) {
     super();
   }
 
@@ -20,6 +23,6 @@ export class TypeOrmQuotesReadModel extends QuotesReadModel {
       return query;
     };
     const [rows, total] = await Promise.all([applyKeyset(base(), 'q', filter.page).getMany(), base().getCount()]);
-    return toPage(rows, filter.page, total, (row) => toQuoteView(QuoteMapper.toState(row)));
+    return toPage(rows, filter.page, total, (row) => toQuoteView(QuoteMapper.toState(row), this.links));
   }
 }

@@ -4,7 +4,7 @@ import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { addDays, localDate, localYear } from '../../domain/dates';
 import { Quote } from '../../domain/quote.aggregate';
 import { formatQuoteNumber } from '../../domain/quote-number';
-import { QuoteAccounts, QuoteContacts } from '../ports/quote-collaborators.port';
+import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
@@ -29,6 +29,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand> {
     private readonly unitOfWork: QuoteUnitOfWork,
     private readonly journal: QuoteJournal,
     private readonly clock: Clock,
+    private readonly links: QuotePublicLinks,
   ) {}
 
   async execute({ accountId, input, actor }: CreateQuoteCommand): Promise<QuoteView> {
@@ -56,7 +57,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand> {
         },
       });
       await this.quotes.insert(quote.snapshot);
-      const view = toQuoteView(quote.snapshot);
+      const view = toQuoteView(quote.snapshot, this.links);
       await this.journal.record(
         accountId,
         [{ contactId: view.contact_id, type: 'quote_created', actor, data: { quote_id: view.id, quote_number: view.quote_number } }],

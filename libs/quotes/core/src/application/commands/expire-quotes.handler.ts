@@ -3,6 +3,7 @@ import { Clock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { ExpireQuotesCommand, QUOTE_EVENTS } from '@leadflow/quotes-contracts';
 import { addDays, localDate } from '../../domain/dates';
 import { Quote } from '../../domain/quote.aggregate';
+import { QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
@@ -20,6 +21,7 @@ export class ExpireQuotesHandler implements ICommandHandler<ExpireQuotesCommand>
     private readonly unitOfWork: QuoteUnitOfWork,
     private readonly journal: QuoteJournal,
     private readonly clock: Clock,
+    private readonly links: QuotePublicLinks,
   ) {}
 
   async execute(_command: ExpireQuotesCommand): Promise<{ expired: number }> {
@@ -35,7 +37,7 @@ export class ExpireQuotesHandler implements ICommandHandler<ExpireQuotesCommand>
           const quote = Quote.restore(state);
           if (!quote.expire(now, today)) continue;
           await this.quotes.update(quote.snapshot);
-          const view = toQuoteView(quote.snapshot);
+          const view = toQuoteView(quote.snapshot, this.links);
           await this.journal.record(
             accountId,
             [{ contactId: view.contact_id, type: QUOTE_EVENTS.expired, actor: SYSTEM_ACTOR, data: { quote_id: view.id, valid_until: view.valid_until } }],

@@ -5,7 +5,7 @@ import { ApplyQuoteLeadActionCommand, ArchiveQuoteCommand, LEAD_ACTOR, LeadActio
 import { localDate } from '../../domain/dates';
 import { Quote, QuoteState } from '../../domain/quote.aggregate';
 import { QuoteNotFoundError } from '../../domain/quotes.errors';
-import { QuoteAccounts } from '../ports/quote-collaborators.port';
+import { QuoteAccounts, QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { readPublicToken } from '../public-token';
@@ -27,13 +27,19 @@ export class LeadActionRunner {
     private readonly quotes: QuoteRepository,
     private readonly journal: QuoteJournal,
     private readonly clock: Clock,
+    private readonly links: QuotePublicLinks,
   ) {}
+
+  /** The read shape of a quote (with its `public_url`). */
+  view(state: QuoteState): QuoteView {
+    return toQuoteView(state, this.links);
+  }
 
   async apply(accountId: AccountId, state: QuoteState, action: LeadAction, actor: Actor): Promise<QuoteView> {
     const quote = Quote.restore(state);
     const now = this.clock.now();
     const outcome = quote.applyLeadAction(action, now, localDate(now, state.timezone));
-    const view = toQuoteView(quote.snapshot);
+    const view = this.view(quote.snapshot);
     if (!outcome.changed) return view;
     await this.quotes.update(quote.snapshot);
     const payment = outcome.paymentCents === null ? null : { id: newId(), amount: outcome.paymentCents / 100 };
@@ -90,7 +96,7 @@ abstract class PublicPageHandler {
     const state = await this.quotes.findByTokenHash(parsed.accountId, parsed.hash);
     if (!state || state.archivedAt) return null;
     const settings = (await this.accounts.settings(parsed.accountId)) ?? DEFAULT_QUOTE_SETTINGS;
-    return { quote: toQuoteView(state), businessName: settings.name, today: localDate(this.clock.now(), state.timezone) };
+    return { quote: this.runner.view(state), businessName: settings.name, today: localDate(this.clock.now(), state.timezone) };
   }
 
   protected run(token: string, action: LeadAction): Promise<PublicQuote | null> {
@@ -143,6 +149,7 @@ export class ArchiveQuoteHandler implements ICommandHandler<ArchiveQuoteCommand>
     private readonly unitOfWork: QuoteUnitOfWork,
     private readonly journal: QuoteJournal,
     private readonly clock: Clock,
+    private readonly links: QuotePublicLinks,
   ) {}
 
   execute({ accountId, quoteId, actor }: ArchiveQuoteCommand): Promise<QuoteView> {
@@ -151,7 +158,7 @@ export class ArchiveQuoteHandler implements ICommandHandler<ArchiveQuoteCommand>
       if (!state) throw new QuoteNotFoundError();
       const quote = Quote.restore(state);
       const now = this.clock.now();
-      const view = () => toQuoteView(quote.snapshot);
+      const view = () => toQuoteView(quote.snapshot, this.links);
       if (!quote.archive(now)) return view();
       await this.quotes.update(quote.snapshot);
       await this.journal.record(

@@ -35,20 +35,20 @@ function setup(now = new Date('2026-05-03T14:00:00.000Z')) {
   const defaults = { validityDays: 30, paymentTerms: 'Net 30', signaturePaymentOrder: 'signature_first' as const, taxProfile: 'gst_qst' as const };
   accounts.accounts.set(ACCOUNT, { name: 'Rénovations Tremblay', timezone: 'America/Montreal', defaults });
   accounts.accounts.set(OTHER, { name: 'Toitures Bergeron', timezone: 'America/Vancouver', defaults: { ...defaults, validityDays: 10 } });
-  const runner = new LeadActionRunner(quotes, journal, clock);
+  const runner = new LeadActionRunner(quotes, journal, clock, links);
   const handlers = {
-    create: new CreateQuoteHandler(quotes, accounts, contacts, unitOfWork, journal, clock),
-    update: new UpdateQuoteHandler(quotes, accounts, contacts, unitOfWork, journal, clock),
+    create: new CreateQuoteHandler(quotes, accounts, contacts, unitOfWork, journal, clock, links),
+    update: new UpdateQuoteHandler(quotes, accounts, contacts, unitOfWork, journal, clock, links),
     send: new SendQuoteHandler(quotes, accounts, contacts, mailer, links, unitOfWork, journal, clock),
     leadAction: new ApplyQuoteLeadActionHandler(quotes, runner, unitOfWork),
     open: new OpenPublicQuoteHandler(quotes, accounts, runner, unitOfWork, clock),
     publicAction: new ApplyPublicQuoteActionHandler(quotes, accounts, runner, unitOfWork, clock),
-    expire: new ExpireQuotesHandler(quotes, unitOfWork, journal, clock),
+    expire: new ExpireQuotesHandler(quotes, unitOfWork, journal, clock, links),
   };
   const create = (input: CreateQuoteCommand['input'] = {}, accountId = ACCOUNT) =>
     handlers.create.execute(new CreateQuoteCommand(accountId, { prospectEmail: 'nadia@example.com', lineItems: [{ description: 'Armoires', unitPrice: 100 }], ...input }, ACTOR));
   const send = (quote: QuoteView, accountId = ACCOUNT) => handlers.send.execute(new SendQuoteCommand(accountId, quote.id, ACTOR));
-  return { store, clock, quotes, accounts, contacts, mailer, handlers, create, send };
+  return { store, clock, quotes, accounts, contacts, mailer, links, handlers, create, send };
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -180,6 +180,30 @@ describe('SendQuoteHandler', () => {
     const token = /https:\/\/leadflow\.test\/q\/([A-Za-z0-9_.-]+)/.exec(email.html)?.[1] ?? '';
     expect(readPublicToken(token)).toMatchObject({ accountId: ACCOUNT, hash: t.store.quotes[0].publicTokenHash });
     expect(t.store.events.at(-1)).toMatchObject({ type: QUOTE_EVENTS.sent });
+  });
+
+  it('public_url: null on a draft, the link of the quote email once sent, the same on every later read of the quote', async () => {
+    const t = setup();
+    const draft = await t.create();
+    expect(draft.public_url).toBeNull();
+    const sent = await t.send(draft);
+    const link = /https:\/\/leadflow\.test\/q\/[A-Za-z0-9_.-]+/.exec(t.store.emails[0].html)?.[0];
+    expect(sent.public_url).toBe(link);
+    expect(t.store.events.at(-1)?.payload).toMatchObject({ quote: { public_url: link } });
+    const token = link!.slice('https://leadflow.test/q/'.length);
+    expect((await t.handlers.open.execute(new OpenPublicQuoteCommand(token)))?.quote).toMatchObject({ status: 'viewed', public_url: link });
+    const signed = await t.handlers.leadAction.execute(new ApplyQuoteLeadActionCommand(ACCOUNT, sent.id, 'sign', SYSTEM_ACTOR));
+    expect(signed).toMatchObject({ status: 'signed', public_url: link });
+  });
+
+  it('public_url is null when the stored token hash is not that of the derived token (server key changed): the old link still opens the page', async () => {
+    const t = setup();
+    const sent = await t.send(await t.create());
+    const token = sent.public_url!.slice('https://leadflow.test/q/'.length);
+    t.links.secret = Buffer.alloc(32, 8);
+    const reread = await t.handlers.leadAction.execute(new ApplyQuoteLeadActionCommand(ACCOUNT, sent.id, 'view', SYSTEM_ACTOR));
+    expect(reread.public_url).toBeNull();
+    expect((await t.handlers.open.execute(new OpenPublicQuoteCommand(token)))?.quote.id).toBe(sent.id);
   });
 
   it('the email comes from the active sales rep; an inactive one leaves it to the default sender', async () => {

@@ -7,7 +7,7 @@ import { QuoteNotFoundError, RecipientUnsubscribedError, SendInProgressError, Se
 import { QuoteAccounts, QuoteContacts, QuoteMailer, QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository, QuoteRowLockedError } from '../ports/quote.repository.port';
-import { newPublicToken } from '../public-token';
+import { hashPublicToken } from '../public-token';
 import { quoteEmail } from '../quote-email';
 import { quoteEvent, toQuoteView } from '../views';
 import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
@@ -25,7 +25,8 @@ function splitName(name: string | null): { firstName: string | null; lastName: s
  * the preconditions of {@link Quote.assertSendable} checked, the lead's contact found or created (never
  * duplicated; a new one fires the contact-created trigger), 409 `recipient_unsubscribed`, the email
  * queued from the active sales rep or else the account's default sender (none: 409
- * `sender_unavailable`) with the link `<PUBLIC_BASE_URL>/q/<token>`, then `sent`, `sent_at`, a
+ * `sender_unavailable`) with the link `<PUBLIC_BASE_URL>/q/<token>` (the token derived from the quote, see
+ * derivePublicToken; the view's `public_url`), then `sent`, `sent_at`, a
  * `quote_sent` activity and outbox event. Any refusal rolls everything back. A concurrent contact
  * creation for the same lead makes the attempt fail on the unique identity index; it is run once more.
  */
@@ -77,9 +78,9 @@ export class SendQuoteHandler implements ICommandHandler<SendQuoteCommand> {
         actor,
       );
       if (contact.email_unsubscribed) throw new RecipientUnsubscribedError();
-      const { token, hash } = newPublicToken(accountId);
-      quote.markSent(now, contact.contact_id, hash, recipient);
-      const view = toQuoteView(quote.snapshot);
+      const token = this.links.tokenFor(accountId, quote.id);
+      quote.markSent(now, contact.contact_id, hashPublicToken(token), recipient);
+      const view = toQuoteView(quote.snapshot, this.links);
       const { subject, html } = quoteEmail(view, settings.name, this.links.pageUrl(token));
       try {
         await this.mailer.queue(accountId, {

@@ -3,7 +3,7 @@ import { Clock } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { Quote } from '../../domain/quote.aggregate';
 import { QuoteNotFoundError } from '../../domain/quotes.errors';
-import { QuoteAccounts, QuoteContacts } from '../ports/quote-collaborators.port';
+import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
@@ -28,6 +28,7 @@ export class UpdateQuoteHandler implements ICommandHandler<UpdateQuoteCommand> {
     private readonly unitOfWork: QuoteUnitOfWork,
     private readonly journal: QuoteJournal,
     private readonly clock: Clock,
+    private readonly links: QuotePublicLinks,
   ) {}
 
   async execute({ accountId, quoteId, patch, actor }: UpdateQuoteCommand): Promise<QuoteView> {
@@ -41,7 +42,7 @@ export class UpdateQuoteHandler implements ICommandHandler<UpdateQuoteCommand> {
       const quote = Quote.restore(state);
       const now = this.clock.now();
       const changes = quote.update(patch, now, accountTaxProfile);
-      const view = toQuoteView(quote.snapshot);
+      const view = toQuoteView(quote.snapshot, this.links);
       if (Object.keys(changes).length === 0) return view;
       await this.quotes.update(quote.snapshot);
       const closed = patch.status === 'declined' ? QUOTE_EVENTS.declined : patch.status === 'cancelled' ? QUOTE_EVENTS.cancelled : null;

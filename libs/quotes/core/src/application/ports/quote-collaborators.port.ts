@@ -1,7 +1,8 @@
 import type { AccountId, Actor } from '@leadflow/shared-kernel';
 import type { ContactCard, FoundOrCreatedContact, ProspectIdentity } from '@leadflow/contacts-contracts';
 import type { OutgoingEmailRequest, QueuedEmail } from '@leadflow/messaging-contracts';
-import type { QuoteDefaults } from '../../domain/quote.aggregate';
+import type { QuoteDefaults, QuoteState } from '../../domain/quote.aggregate';
+import { hashPublicToken } from '../public-token';
 
 /** What a quote needs from its account (accounts context: name, time zone, `quote_defaults`). */
 export interface QuoteAccountSettings {
@@ -40,8 +41,22 @@ export abstract class QuoteMailer {
   abstract queue(accountId: AccountId, email: OutgoingEmailRequest): Promise<QueuedEmail>;
 }
 
-/** Public URLs (`PUBLIC_BASE_URL`). */
+/** Public URLs (`PUBLIC_BASE_URL`) and the page token of a quote (derived from a server key, never stored). */
 export abstract class QuotePublicLinks {
   /** `<PUBLIC_BASE_URL>/q/<token>`. */
   abstract pageUrl(token: string): string;
+
+  /** The quote's page token (see derivePublicToken): the same for the same quote as long as the server key is kept. */
+  abstract tokenFor(accountId: AccountId, quoteId: string): string;
+
+  /**
+   * `public_url` of a quote: the page URL once sent (its stored token hash set), null before. Also null
+   * when the stored hash is not that of the derived token (a quote sent before tokens were derived, or
+   * the server key changed): its link then exists only in its email, and the service cannot rebuild it.
+   */
+  urlOf(state: Pick<QuoteState, 'accountId' | 'id' | 'publicTokenHash'>): string | null {
+    if (state.publicTokenHash === null) return null;
+    const token = this.tokenFor(state.accountId, state.id);
+    return hashPublicToken(token) === state.publicTokenHash ? this.pageUrl(token) : null;
+  }
 }

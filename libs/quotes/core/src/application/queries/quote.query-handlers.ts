@@ -3,6 +3,7 @@ import type { Page } from '@leadflow/shared-kernel';
 import type { QuoteView } from '@leadflow/quotes-contracts';
 import { QuoteNotFoundError } from '../../domain/quotes.errors';
 import { GetQuoteQuery, ListQuotesQuery } from '../commands/quote.commands';
+import { QuotePublicLinks } from '../ports/quote-collaborators.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { QuotesReadModel } from '../ports/quotes.read-model.port';
 import { toQuoteView } from '../views';
@@ -20,11 +21,14 @@ export class ListQuotesHandler implements IQueryHandler<ListQuotesQuery> {
 /** `GET /v1/quotes/{id}`: 404 `resource_not_found` for a missing, archived or other account's quote. */
 @QueryHandler(GetQuoteQuery)
 export class GetQuoteHandler implements IQueryHandler<GetQuoteQuery> {
-  constructor(private readonly quotes: QuoteRepository) {}
+  constructor(
+    private readonly quotes: QuoteRepository,
+    private readonly links: QuotePublicLinks,
+  ) {}
 
   async execute({ accountId, quoteId }: GetQuoteQuery): Promise<QuoteView> {
     const state = await this.quotes.find(accountId, quoteId);
     if (!state || state.archivedAt) throw new QuoteNotFoundError();
-    return toQuoteView(state);
+    return toQuoteView(state, this.links);
   }
 }
