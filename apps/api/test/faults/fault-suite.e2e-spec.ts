@@ -15,10 +15,12 @@ import { SupervisedService } from './support/supervised-service';
  * 2 api processes and a worker under the supervisor) on a PostgreSQL cluster and a Redis server of the
  * test's OWN (initdb + pg_ctl, redis-server, on free ports; the machine's shared servers are never
  * touched). An account and a `lead_created` webhook subscription to a local HTTPS receiver are made through
- * the public and operator APIs; then 1,000 leads are captured, each a new person with its own
- * Idempotency-Key, retried with the same key until acknowledged, while three faults are injected: Redis is
- * SIGKILLed and restarted EMPTY ~10 s later, PostgreSQL is restarted (`pg_ctl restart -m fast|immediate`)
- * and the worker is SIGKILLed (the supervisor restarts it). Then:
+ * the operator and public APIs; then 1,000 leads are captured, each a new person with its own
+ * Idempotency-Key, retried with the same key until acknowledged, while three faults are injected in a
+ * seeded order, each right after a burst of leads: Redis is SIGKILLed once jobs are pending in its queues
+ * and restarted EMPTY 9–12 s later, PostgreSQL is restarted (`pg_ctl restart -m fast|immediate`) with
+ * captures in flight, and the worker is SIGKILLed (the supervisor restarts it). Then, all evaluated and
+ * the failing ones reported together:
  *
  * - every lead was acknowledged (2xx) and exists exactly once in `contacts.contacts` (by email);
  * - no Idempotency-Key is left `processing` in `platform.idempotency_keys`;
@@ -29,8 +31,9 @@ import { SupervisedService } from './support/supervised-service';
  *
  * Seeded: `FAULT_SEED` (default 20261125) fixes the leads and the fault order and timing; the seed and the
  * counts are printed. Shortened by configuration: webhook retry base 200 ms, sweeps every second, an
- * Idempotency-Key lease of 5 s, relay polling every 100 ms, outbox reconciliation every 2 s after 15 s. `FAULT_LEADS` (default 1000),
- * `FAULT_SETTLE_MS` (default 90000: how long after the last fault and capture every event has to arrive).
+ * Idempotency-Key lease of 5 s, relay polling every 100 ms, outbox reconciliation every 2 s after 15 s.
+ * `FAULT_LEADS` (default 1000); `FAULT_SETTLE_MS` (default 90000: how long after the captures and faults
+ * ended every event has to arrive).
  */
 
 const LEADS = Number(process.env.FAULT_LEADS ?? 1000);
@@ -170,13 +173,43 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     }
   }
 
+  /**
+   * What the service is doing while captures hang: `/health` and `GET /v1/me` (status and time), the private
+   * PostgreSQL's sessions (state, wait, query) and the apps' last warnings and errors.
+   */
+  async function stallReport(): Promise<string> {
+    const timed = async (path: string, token = '') => {
+      const started = Date.now();
+      const status = await fetch(`http://127.0.0.1:${service!.port}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(10_000) }).then(
+        (response) => String(response.status),
+        (error: Error) => error.name,
+      );
+      return `${path}: ${status} in ${Date.now() - started} ms`;
+    };
+    const sessions = await query<{ n: number; state: string; wait: string; age_s: number; query: string }>(
+      `SELECT count(*)::int AS n, coalesce(state, '?') AS state, coalesce(wait_event_type || ':' || wait_event, '') AS wait,
+              max(extract(epoch FROM now() - coalesce(xact_start, query_start)))::int AS age_s, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 100) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+        GROUP BY 2, 3, 5 ORDER BY 1 DESC LIMIT 15`,
+      [],
+    ).catch((error: unknown) => [{ n: 0, state: `query failed: ${String(error)}`, wait: '', age_s: 0, query: '' }]);
+    return [
+      await timed('/health'),
+      await timed('/v1/me', stallToken),
+      'PostgreSQL sessions (count, state, wait, oldest transaction or query in s, query):',
+      ...sessions.map((row) => `  ${row.n} ${row.state} ${row.wait} ${row.age_s} s: ${row.query}`),
+      service!.diagnostics(15),
+    ].join('\n');
+  }
+  let stallToken = '';
+
   /** Runs the plan's faults one after the other, each `afterMs` after the previous one ended. */
   async function injectFaults(t0: number): Promise<InjectedFault[]> {
     const injected: InjectedFault[] = [];
     for (const fault of plan.faults) {
       await pause(fault.afterMs);
-      // Every fault hits the service under load: a burst of leads released ahead of the pacing first.
-      release.extra += fault.burst;
+      // Every fault hits the service under load: a burst of leads first, on top of the paced ones.
+      releaseBurst(fault.burst);
       let atMs: number;
       let detail: string;
       if (fault.kind === 'redis') {
@@ -211,38 +244,78 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     return injected;
   }
 
-  /** Leads released ahead of the pacing (the burst before the Redis kill). */
-  const release = { extra: 0 };
+  /** The last leads of the plan are kept for the bursts; `releaseBurst(n)` lets the next n of them go at once. */
+  const burstTotal = plan.faults.reduce((sum, fault) => sum + fault.burst, 0);
+  let burstReleased = 0;
+  const burstWaiters: (() => void)[] = [];
+  const releaseBurst = (count: number) => {
+    burstReleased += count;
+    for (const wake of burstWaiters.splice(0)) wake();
+  };
   let jobsLostWithRedis: Record<string, number> = {};
 
   /**
-   * Every lead captured through the client, lead i not before (i − released ahead) × window / leads, at
-   * most MAX_IN_FLIGHT at once.
+   * Every lead captured through the client, at most MAX_IN_FLIGHT at once: the paced leads (all but the
+   * burst reserve) spread evenly over the capture window, the reserve as the faults release it.
    */
   async function captureAll(client: CaptureClient, t0: number, signal: AbortSignal): Promise<CaptureOutcome[]> {
     const outcomes: CaptureOutcome[] = new Array(plan.leads.length);
+    const paced = plan.leads.slice(0, plan.leads.length - burstTotal);
+    const reserve = plan.leads.slice(plan.leads.length - burstTotal);
     let inFlight = 0;
     let done = 0;
-    const progress = setInterval(() => console.log(`[faults] t+${Math.round((Date.now() - t0) / 1000)} s: ${done} leads acknowledged or given up, ${inFlight} in flight`), 10_000);
-    const freed: (() => void)[] = [];
+    // Every 10 s a progress line; when no lead has finished for 25 s with some in flight, what the service is doing.
+    let lastDone = 0;
+    let lastProgressAt = Date.now();
+    let stallsReported = 0;
+    const progress = setInterval(() => {
+      console.log(`[faults] t+${Math.round((Date.now() - t0) / 1000)} s: ${done} leads acknowledged or given up, ${inFlight} in flight`);
+      if (done !== lastDone) {
+        lastDone = done;
+        lastProgressAt = Date.now();
+      } else if (inFlight > 0 && Date.now() - lastProgressAt >= 25_000 && stallsReported < 3) {
+        stallsReported++;
+        lastProgressAt = Date.now();
+        void stallReport().then((report) => console.log(`[faults] no capture finished for 25 s with ${inFlight} in flight:\n${report}`));
+      }
+    }, 10_000);
+    const slotWaiters: (() => void)[] = [];
     const running: Promise<void>[] = [];
-    for (const lead of plan.leads) {
-      if (signal.aborted) break;
-      const due = () => t0 + ((lead.index - release.extra) * plan.captureWindowMs) / plan.leads.length;
-      while (due() > Date.now()) await pause(Math.min(50, due() - Date.now()));
-      while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => freed.push(resolve));
+    const wakeAll = () => {
+      for (const wake of [...slotWaiters.splice(0), ...burstWaiters.splice(0)]) wake();
+    };
+    signal.addEventListener('abort', wakeAll, { once: true });
+    const launch = async (lead: LeadSpec) => {
+      while (inFlight >= MAX_IN_FLIGHT && !signal.aborted) await new Promise<void>((resolve) => slotWaiters.push(resolve));
       inFlight++;
       running.push(
         client.capture(lead, signal).then((outcome) => {
           outcomes[lead.index] = outcome;
           done++;
           inFlight--;
-          freed.shift()?.();
+          slotWaiters.shift()?.();
         }),
       );
-    }
+    };
+    const pacedLoop = async () => {
+      for (const [position, lead] of paced.entries()) {
+        const due = t0 + (position * plan.captureWindowMs) / paced.length;
+        if (due > Date.now()) await pause(due - Date.now());
+        if (signal.aborted) return;
+        await launch(lead);
+      }
+    };
+    const burstLoop = async () => {
+      for (const [position, lead] of reserve.entries()) {
+        while (position >= burstReleased && !signal.aborted) await new Promise<void>((resolve) => burstWaiters.push(resolve));
+        if (signal.aborted) return;
+        await launch(lead);
+      }
+    };
+    await Promise.all([pacedLoop(), burstLoop()]);
     await Promise.all(running);
     clearInterval(progress);
+    signal.removeEventListener('abort', wakeAll);
     return outcomes;
   }
 
@@ -264,6 +337,7 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     const subscription = await call('POST', '/v1/webhooks', provisioned.body.api_keys.full.key, { url: receiver!.url(WEBHOOK_PATH), events: ['lead_created'] });
     expect(subscription.status).toBe(201);
     const secret: string = subscription.body.data.secret;
+    stallToken = provisioned.body.api_keys.full.key;
 
     // 2. The captures, and the faults at the same time.
     const client = new CaptureClient({ baseUrl: `http://127.0.0.1:${service!.port}`, apiKey: provisioned.body.api_keys.capture.key, deadlineMs: LEAD_DEADLINE_MS });

@@ -61,9 +61,10 @@ export interface LeadSpec {
 
 /**
  * A fault, `afterMs` after the previous one ended (the first: after the captures started). Each hits the
- * service under load: `burst` leads are released at once ahead of the pacing, then
- * - `redis`: once jobs are waiting in the queues (what losing Redis's data loses), SIGKILL of the Redis
- *   server, restarted empty on the same port `downMs` later;
+ * service under load: `burst` more leads (kept out of the paced ones) are released at once, then
+ * - `redis`: once jobs are pending in the queues (waiting, active or delayed: what losing Redis's data
+ *   loses; at most 8 s after the burst), SIGKILL of the Redis server, restarted empty on the same port
+ *   `downMs` later;
  * - `postgres`: `delayMs` after the burst (captures in flight, keys claimed), `pg_ctl restart -m <mode>`
  *   (`fast`: clean shutdown, sessions cut; `immediate`: the server is killed and recovers from its WAL);
  * - `worker`: `delayMs` after the burst (jobs active, deliveries leased), SIGKILL of the worker process
@@ -78,7 +79,7 @@ export interface FaultPlan {
   seed: number;
   leads: LeadSpec[];
   faults: FaultSpec[];
-  /** The captures start spread over this window (lead i not before i × window / leads), retries come on top (ms). */
+  /** The leads not kept for the bursts start spread evenly over this window; retries come on top (ms). */
   captureWindowMs: number;
 }
 
