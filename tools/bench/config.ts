@@ -14,6 +14,13 @@ export interface BenchConfig {
   keyPerHour: number;
   /** Seconds each scenario runs. */
   durationSeconds: number;
+  /**
+   * Rounds of the whole sequence (`BENCH_ROUNDS`, default 3): each round runs every api scenario and then
+   * every baseline scenario, so a ratio compares measurements minutes apart at most; the report keeps
+   * every round and gives, per scenario, the round with the median ratio (the machine's noise between
+   * runs is large on a shared 2-core machine).
+   */
+  rounds: number;
   connections: number;
   /** PostgreSQL server of the baseline's scratch database. */
   baselineDatabaseUrl: string;
@@ -45,6 +52,7 @@ export function readBenchConfig(env: NodeJS.ProcessEnv, repositoryRoot: string):
     accountId,
     keyPerHour: positiveInteger(env, 'BENCH_KEY_PER_HOUR', 1_000_000),
     durationSeconds: positiveInteger(env, 'BENCH_DURATION', 10),
+    rounds: positiveInteger(env, 'BENCH_ROUNDS', 3),
     connections: positiveInteger(env, 'BENCH_CONNECTIONS', 32),
     baselineDatabaseUrl: withDatabase(
       nonEmpty(env.BENCH_BASELINE_DATABASE_URL) ?? nonEmpty(env.DATABASE_URL) ?? 'postgres://postgres@127.0.0.1:5432/leadflow',

@@ -11,6 +11,8 @@ export interface BenchReport {
   settings: {
     base_url: string;
     duration_seconds: number;
+    /** Rounds of the whole sequence (`BENCH_ROUNDS`). */
+    rounds: number;
     connections: number;
     pipelining: 1;
     /** Where the key came from and its hourly quota as `GET /v1/me` reported it. */
@@ -26,7 +28,10 @@ export interface BenchReport {
     /** Commit of the repository the harness ran from, `-dirty` when it had uncommitted changes. */
     git_commit: string | null;
   };
+  /** Per scenario, the round whose ratio to the baseline (api) or rate (baseline) is the median of the rounds. */
   scenarios: ScenarioResult[];
+  /** Every round's results, in order (each with its own ratios). */
+  rounds: ScenarioResult[][];
   /** Anything the reader of the figures should know (quota refusals, skipped scenarios...). */
   notes: string[];
 }
@@ -44,6 +49,20 @@ export function withRatios(results: ScenarioResult[]): ScenarioResult[] {
     const baseline = result.baseline === null ? undefined : byName.get(result.baseline);
     if (result.requests_per_second === null || !baseline?.requests_per_second) return result;
     return { ...result, ratio_to_baseline: Math.round((result.requests_per_second / baseline.requests_per_second) * 1000) / 1000 };
+  });
+}
+
+/**
+ * Per scenario, the result of the round with the median ratio (api scenarios) or median rate (baseline
+ * scenarios); with an even number of rounds, the lower middle. Keeps the order of the first round.
+ */
+export function medianRound(rounds: ScenarioResult[][]): ScenarioResult[] {
+  if (rounds.length === 0) return [];
+  return rounds[0].map((first) => {
+    const runs = rounds.map((round) => round.find((result) => result.name === first.name)).filter((result): result is ScenarioResult => result !== undefined);
+    const key = (result: ScenarioResult) => (result.target === 'baseline' ? result.requests_per_second : result.ratio_to_baseline) ?? -1;
+    const sorted = [...runs].sort((a, b) => key(a) - key(b));
+    return sorted[Math.floor((sorted.length - 1) / 2)];
   });
 }
 

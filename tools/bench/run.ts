@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { BASELINE_DATABASE, BenchConfig, readBenchConfig } from './config';
 import { startBaselineThread, RunningBaseline } from './baseline-worker';
 import { errorCode, failedScenario, LoadSettings, runScenario, ScenarioResult, send } from './load-runner';
-import { BenchReport, formatTable, localIsoDate, withRatios, writeReport } from './report';
+import { BenchReport, formatTable, localIsoDate, medianRound, withRatios, writeReport } from './report';
 import { settle } from './settle';
 import {
   apiReadScenarios,
@@ -65,41 +65,55 @@ async function main(): Promise<void> {
     const people = new PersonFactory(runTag);
     const apiSettings: LoadSettings = { baseUrl: config.baseUrl, durationSeconds: config.durationSeconds, connections: config.connections, headers: auth };
     const selected = (name: string) => config.only.length === 0 || config.only.includes(name);
-    const results: ScenarioResult[] = [];
+    let baseline: RunningBaseline | null = null;
+    const rounds: ScenarioResult[][] = [];
+    for (let round = 1; round <= config.rounds; round++) {
+      if (config.rounds > 1) say(`round ${round} of ${config.rounds}`);
+      const results: ScenarioResult[] = [];
 
-    // 1. The api: writes, then the reads (of a contact created just before).
-    for (const scenario of apiScenarios(people, config.forwardedFor).filter((s) => selected(s.name))) results.push(await measure(scenario, apiSettings));
-    const readTarget = selected('contact_read') ? await createApiContact(config.baseUrl, auth, people) : null;
-    for (const scenario of apiReadScenarios(readTarget?.id ?? null).filter((s) => selected(s.name))) {
-      if (scenario.name === 'contact_read' && !readTarget?.id) {
-        results.push(failedScenario(scenario, readTarget?.reason ?? 'no contact to read'));
-        say(`${scenario.name}: skipped (${readTarget?.reason})`);
-        continue;
+      // 1. The api: writes, then the reads (of a contact created just before).
+      for (const scenario of apiScenarios(people, config.forwardedFor).filter((s) => selected(s.name))) results.push(await measure(scenario, apiSettings));
+      const readTarget = selected('contact_read') ? await createApiContact(config.baseUrl, auth, people) : null;
+      for (const scenario of apiReadScenarios(readTarget?.id ?? null).filter((s) => selected(s.name))) {
+        if (scenario.name === 'contact_read' && !readTarget?.id) {
+          results.push(failedScenario(scenario, readTarget?.reason ?? 'no contact to read'));
+          say(`${scenario.name}: skipped (${readTarget?.reason})`);
+          continue;
+        }
+        results.push(await measure(scenario, apiSettings));
       }
-      results.push(await measure(scenario, apiSettings));
+
+      // 2. The bare baseline, on its own thread of this process (started once): every baseline scenario,
+      // or (BENCH_ONLY) those named and those the selected api scenarios compare to.
+      const compared = new Set([...config.only, ...results.map((result) => result.baseline)]);
+      const inBaseline = (name: string) => config.only.length === 0 || compared.has(name);
+      const baselineWrites = baselineWriteScenarios(people).filter((s) => inBaseline(s.name));
+      const baselineReads = ['baseline_read', 'baseline_list', 'baseline_me'].filter(inBaseline);
+      if (baselineWrites.length + baselineReads.length > 0) {
+        if (!baseline) {
+          say(`baseline: bare Fastify + pg + one Redis quota call per request, on a worker thread, database ${BASELINE_DATABASE}`);
+          const started: RunningBaseline = await startBaselineThread({ databaseUrl: config.baselineDatabaseUrl, poolSize: config.baselinePoolSize, redisUrl: config.baselineRedisUrl });
+          baseline = started;
+          cleanups.push(() => started.stop());
+        }
+        const settings: LoadSettings = { baseUrl: baseline.baseUrl, durationSeconds: config.durationSeconds, connections: config.connections, headers: {} };
+        for (const scenario of baselineWrites) results.push(await measure(scenario, settings));
+        if (baselineReads.length > 0) {
+          const created = await send(baseline.baseUrl, 'POST', '/capture', {}, baselineCaptureBody(people.next()));
+          const contactId = (created.body as { contact_id?: string } | null)?.contact_id;
+          if (created.status !== 200 || !contactId) throw new Error(`baseline POST /capture answered ${created.status} ${JSON.stringify(created.body)}`);
+          for (const scenario of baselineReadScenarios(contactId).filter((s) => inBaseline(s.name))) results.push(await measure(scenario, settings));
+        }
+      }
+      rounds.push(withRatios(results));
+      if (config.rounds > 1) {
+        console.log('');
+        console.log(formatTable(rounds[rounds.length - 1]));
+        console.log('');
+      }
     }
 
-    // 2. The bare baseline, on its own thread of this process: every baseline scenario, or (BENCH_ONLY)
-    // those named and those the selected api scenarios compare to.
-    const compared = new Set([...config.only, ...results.map((result) => result.baseline)]);
-    const inBaseline = (name: string) => config.only.length === 0 || compared.has(name);
-    const baselineWrites = baselineWriteScenarios(people).filter((s) => inBaseline(s.name));
-    const baselineReads = ['baseline_read', 'baseline_list', 'baseline_me'].filter(inBaseline);
-    if (baselineWrites.length + baselineReads.length > 0) {
-      say(`baseline: bare Fastify + pg + one Redis quota call per request, on a worker thread, database ${BASELINE_DATABASE}`);
-      const baseline: RunningBaseline = await startBaselineThread({ databaseUrl: config.baselineDatabaseUrl, poolSize: config.baselinePoolSize, redisUrl: config.baselineRedisUrl });
-      cleanups.push(() => baseline.stop());
-      const settings: LoadSettings = { baseUrl: baseline.baseUrl, durationSeconds: config.durationSeconds, connections: config.connections, headers: {} };
-      for (const scenario of baselineWrites) results.push(await measure(scenario, settings));
-      if (baselineReads.length > 0) {
-        const created = await send(baseline.baseUrl, 'POST', '/capture', {}, baselineCaptureBody(people.next()));
-        const contactId = (created.body as { contact_id?: string } | null)?.contact_id;
-        if (created.status !== 200 || !contactId) throw new Error(`baseline POST /capture answered ${created.status} ${JSON.stringify(created.body)}`);
-        for (const scenario of baselineReadScenarios(contactId).filter((s) => inBaseline(s.name))) results.push(await measure(scenario, settings));
-      }
-    }
-
-    const scenarios = withRatios(results);
+    const scenarios = medianRound(rounds);
     const finishedAt = new Date();
     const report: BenchReport = {
       date: localIsoDate(startedAt),
@@ -108,6 +122,7 @@ async function main(): Promise<void> {
       settings: {
         base_url: config.baseUrl,
         duration_seconds: config.durationSeconds,
+        rounds: config.rounds,
         connections: config.connections,
         pipelining: 1,
         api_key: { source: key.source, prefix: me.prefix, per_hour: me.perHour },
@@ -122,6 +137,7 @@ async function main(): Promise<void> {
         git_commit: gitCommit(),
       },
       scenarios,
+      rounds,
       notes: notesOn(scenarios, me.perHour),
     };
     const path = await writeReport(config.resultsDir, report);
