@@ -525,6 +525,29 @@ describe('Outbox consumers: inbox and reconciler', () => {
     expect((await inbox([old.id, fresh.id])).map((entry) => entry.event_id)).toEqual([fresh.id]);
   });
 
+  it('EventInbox.consume with parallelism 4 handles at most four events of a batch at a time and records them all', async () => {
+    const inboxService = app.get(EventInbox);
+    const batch = await Promise.all(Array.from({ length: 10 }, () => jobOf(event('deal_won'))));
+    let running = 0;
+    let most = 0;
+
+    const outcome = await inboxService.consume(
+      'test-audit',
+      batch,
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+      },
+      4,
+    );
+
+    expect(outcome).toEqual({ handled: 10, skipped: 0, rejected: 0 });
+    expect(most).toBe(4);
+    expect(await inbox(batch.map((item) => item.id))).toHaveLength(10);
+  });
+
   it('EventInbox.consume records nothing for an event whose handler failed, so a later batch handles it', async () => {
     const inboxService = app.get(EventInbox);
     const failing = { ...(await jobOf(event('deal_won'))) };

@@ -45,36 +45,60 @@ export class EventInbox {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Runs `handle` on each event of `events` (in order) that `consumer` has not recorded yet, then
-   * records the handled and the rejected ones. A `DomainError` is final: recorded as
-   * `rejected:<code>`, never retried. Any other error: the others are still handled and recorded, then
+   * Runs `handle` on each event of `events` that `consumer` has not recorded yet, then records the
+   * handled and the rejected ones. With `parallelism` 1 (the default) the events are handled one after
+   * the other in outbox order; above 1, that many at a time (for consumers whose events are independent
+   * of each other, such as webhook fan-out). A `DomainError` is final: recorded as `rejected:<code>`,
+   * never retried. Any other error: the others are still handled and recorded, then
    * `ConsumerBatchFailed` is thrown so the job is retried.
    */
-  async consume(consumer: string, events: readonly IntegrationEventJob[], handle: (event: IntegrationEventJob) => Promise<unknown>): Promise<InboxBatchOutcome> {
+  async consume(
+    consumer: string,
+    events: readonly IntegrationEventJob[],
+    handle: (event: IntegrationEventJob) => Promise<unknown>,
+    parallelism = 1,
+  ): Promise<InboxBatchOutcome> {
     const recorded = await this.recorded(consumer, events.map((event) => event.id));
-    const outcomes: { event: IntegrationEventJob; outcome: InboxOutcome }[] = [];
-    const failed: string[] = [];
-    let failure: unknown;
+    const pending: IntegrationEventJob[] = [];
     for (const event of events) {
       if (recorded.has(event.id)) continue;
       recorded.add(event.id); // the same event twice in one batch is handled once
-      try {
-        await handle(event);
-        outcomes.push({ event, outcome: 'handled' });
-      } catch (error) {
-        if (error instanceof DomainError) {
-          this.logger.warn({ consumer, eventId: event.id, type: event.type, code: error.code }, 'Integration event rejected by its consumer');
-          outcomes.push({ event, outcome: `rejected:${error.code}` });
-        } else {
-          failed.push(event.id);
-          failure ??= error;
+      pending.push(event);
+    }
+    const results: ({ outcome: InboxOutcome } | { error: unknown })[] = new Array(pending.length);
+    let next = 0;
+    const runner = async () => {
+      for (let index = next++; index < pending.length; index = next++) {
+        const event = pending[index];
+        try {
+          await handle(event);
+          results[index] = { outcome: 'handled' };
+        } catch (error) {
+          if (error instanceof DomainError) {
+            this.logger.warn({ consumer, eventId: event.id, type: event.type, code: error.code }, 'Integration event rejected by its consumer');
+            results[index] = { outcome: `rejected:${error.code}` };
+          } else {
+            results[index] = { error };
+          }
         }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(parallelism, pending.length)) }, runner));
+    const outcomes: { event: IntegrationEventJob; outcome: InboxOutcome }[] = [];
+    const failed: string[] = [];
+    let failure: unknown;
+    pending.forEach((event, index) => {
+      const result = results[index];
+      if ('outcome' in result) outcomes.push({ event, outcome: result.outcome });
+      else {
+        failed.push(event.id);
+        failure ??= result.error;
+      }
+    });
     await this.record(consumer, outcomes);
     if (failed.length > 0) throw new ConsumerBatchFailed(consumer, failed, failure);
     const rejected = outcomes.filter((entry) => entry.outcome !== 'handled').length;
-    return { handled: outcomes.length - rejected, skipped: events.length - outcomes.length - failed.length, rejected };
+    return { handled: outcomes.length - rejected, skipped: events.length - pending.length, rejected };
   }
 
   /** The ids among `eventIds` that `consumer` has recorded. */

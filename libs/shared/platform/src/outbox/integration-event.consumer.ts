@@ -22,11 +22,18 @@ import { INTEGRATION_EVENTS_QUEUE, IntegrationEventBatchJob, IntegrationEventJob
 export abstract class IntegrationEventConsumer extends WorkerHost {
   @Inject(EventInbox) private readonly inbox!: EventInbox;
 
+  /**
+   * Events of one batch handled at a time: 1 keeps outbox order; a consumer whose events do not depend
+   * on each other (webhook fan-out, SMS hand-off) raises it, so a batch is not held up by one slow
+   * round trip after another.
+   */
+  protected readonly parallelism: number = 1;
+
   /** Handles one event; must be idempotent (it may run again after a crash before the inbox write). */
   protected abstract handle(event: IntegrationEventJob): Promise<unknown>;
 
   async process(job: Job<IntegrationEventBatchJob>): Promise<InboxBatchOutcome> {
-    return this.inbox.consume(consumerOfQueue(job.queueName), job.data.events, (event) => this.handle(event));
+    return this.inbox.consume(consumerOfQueue(job.queueName), job.data.events, (event) => this.handle(event), this.parallelism);
   }
 }
 

@@ -18,6 +18,9 @@ export class LeadFollowUpProcessor extends IntegrationEventConsumer {
     super();
   }
 
+  /** Events are independent of each other: eight of a batch at a time. */
+  protected override readonly parallelism = 8;
+
   protected async handle(event: IntegrationEventJob): Promise<SmsHandOffOutcome> {
     return this.commands.execute(
       new HandOffSmsFollowUpCommand(asAccountId(event.accountId), event.id, event.payload as LeadCreatedPayload, new Date(event.occurredAt)),

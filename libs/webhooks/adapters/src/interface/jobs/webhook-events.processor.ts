@@ -19,6 +19,9 @@ export class WebhookEventsProcessor extends IntegrationEventConsumer {
     super();
   }
 
+  /** Events are independent of each other: eight of a batch at a time. */
+  protected override readonly parallelism = 8;
+
   protected async handle(event: IntegrationEventJob): Promise<{ deliveries: number }> {
     const scheduled = await this.fanOut.fanOut(toIntegrationEvent(event));
     if (scheduled.length > 0) {
