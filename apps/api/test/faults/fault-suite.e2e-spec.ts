@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { Pool } from 'pg';
 import { generateCertificate, HttpsReceiver, signatureMatches, TestCertificate } from '../support/webhooks-fixtures';
@@ -43,6 +44,8 @@ const CAPTURE_WINDOW_MS = 40_000;
 const MAX_IN_FLIGHT = 32;
 /** A lead not acknowledged this long after its first request is given up (counted as lost). */
 const LEAD_DEADLINE_MS = 90_000;
+/** Captures still retrying this long after the first one are given up, so a stalled service still gets its report (ms). */
+const CAPTURES_DEADLINE_MS = 120_000;
 /** The retry window: how long after the captures and faults ended every lead_created has to reach the receiver (ms). */
 const SETTLE_MS = Number(process.env.FAULT_SETTLE_MS ?? 90_000);
 /** Redis is killed once this many jobs are pending in its queues (or 8 s after the burst). */
@@ -178,14 +181,17 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
    * PostgreSQL's sessions (state, wait, query) and the apps' last warnings and errors.
    */
   async function stallReport(): Promise<string> {
-    const timed = async (path: string, token = '') => {
-      const started = Date.now();
-      const status = await fetch(`http://127.0.0.1:${service!.port}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(10_000) }).then(
-        (response) => String(response.status),
-        (error: Error) => error.name,
-      );
-      return `${path}: ${status} in ${Date.now() - started} ms`;
-    };
+    // On a fresh connection (not the captures' pool), so a stuck client cannot be mistaken for a stuck service.
+    const timed = (path: string, token = '') =>
+      new Promise<string>((resolve) => {
+        const started = Date.now();
+        const request = get({ host: '127.0.0.1', port: service!.port, path, agent: false, timeout: 10_000, headers: token ? { authorization: `Bearer ${token}` } : {} }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(`${path}: ${response.statusCode} in ${Date.now() - started} ms`));
+        });
+        request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
+        request.on('error', (error) => resolve(`${path}: ${error.message} after ${Date.now() - started} ms`));
+      });
     const sessions = await query<{ n: number; state: string; wait: string; age_s: number; query: string }>(
       `SELECT count(*)::int AS n, coalesce(state, '?') AS state, coalesce(wait_event_type || ':' || wait_event, '') AS wait,
               max(extract(epoch FROM now() - coalesce(xact_start, query_start)))::int AS age_s, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 100) AS query
@@ -344,12 +350,17 @@ describe('fault suite: captures with idempotency keys while Redis restarts empty
     const t0 = Date.now();
     // A fault that cannot be injected fails the test at once: the captures still running are aborted first.
     const capturing = captureAll(client, t0, abort.signal);
+    const capturesDeadline = setTimeout(() => {
+      console.log(`[faults] captures still retrying ${CAPTURES_DEADLINE_MS} ms after the first one: given up`);
+      abort.abort();
+    }, CAPTURES_DEADLINE_MS);
     const injected = await injectFaults(t0).catch(async (error: unknown) => {
       abort.abort();
       await capturing;
       throw new Error(`injecting the faults failed (seed ${seed}): ${String(error)}\n${diagnostics()}`);
     });
     const outcomes = await capturing;
+    clearTimeout(capturesDeadline);
     const captureMs = Date.now() - t0;
 
     // 3. The retry window: wait until every lead_created event of the account reached the receiver (or the window ends).

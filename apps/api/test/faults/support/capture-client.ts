@@ -52,7 +52,7 @@ export class CaptureClient {
     const deadline = Date.now() + this.options.deadlineMs;
     for (let retry = 0; ; retry++) {
       if (signal.aborted) {
-        outcome.gaveUp = 'aborted';
+        outcome.gaveUp = `aborted after ${outcome.attempts} attempt(s)${outcome.failures.length > 0 ? ` (${outcome.failures.slice(-3).join(', ')})` : ''}`;
         return outcome;
       }
       outcome.attempts++;
