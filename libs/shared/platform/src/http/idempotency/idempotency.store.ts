@@ -23,6 +23,12 @@ export type IdempotencyClaim =
  * the next request with the key takes it over and runs (issue 12, item 1: a crash never strands a key).
  * A request that had committed its write but crashed before `complete` may then run twice; the
  * operations' own rules (lead capture's 5-minute replay window, duplicate checks) absorb that.
+ *
+ * `complete` and `release` that fail while the process lives (PostgreSQL restarting between the write's
+ * commit and the key's update) are retried in the background, 100 ms doubling to 2 s, until they
+ * succeed or the lease runs out, so a restart of a few seconds leaves no key `processing` and a retry
+ * gets the stored response instead of running the request again (issue 12: the fault suite). The first
+ * failure is still thrown, for the caller to log.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -70,19 +76,40 @@ export class IdempotencyStore {
    * Stores the response for replay. The body is kept as its JSON text (a jsonb string): a jsonb object
    * would reorder the members, and a replay must send the same body as the original.
    */
+  /** Stores the success of the request holding the key (see the class for what happens when PostgreSQL fails). */
   async complete(accountId: AccountId, key: string, status: number, body: unknown): Promise<void> {
-    await this.db.query(
-      `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4, lease_expires_at = NULL
-        WHERE account_id = $1 AND key = $2`,
-      [accountId, key, status, JSON.stringify(JSON.stringify(body ?? null))],
+    const response = JSON.stringify(JSON.stringify(body ?? null));
+    await this.persistently(() =>
+      this.db.query(
+        `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4, lease_expires_at = NULL
+          WHERE account_id = $1 AND key = $2 AND state = 'processing'`,
+        [accountId, key, status, response],
+      ),
     );
   }
 
+  /** Forgets the key of a rejected request, so it stays usable (retried like `complete`). */
   async release(accountId: AccountId, key: string): Promise<void> {
-    await this.db.query(`DELETE FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'processing'`, [
-      accountId,
-      key,
-    ]);
+    await this.persistently(() =>
+      this.db.query(`DELETE FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'processing'`, [accountId, key]),
+    );
+  }
+
+  /** Runs `write`; if it fails, throws and keeps retrying it in the background until it succeeds or the lease ends. */
+  private async persistently(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      const deadline = Date.now() + this.config.idempotencyLeaseMs;
+      const retry = (delayMs: number) => {
+        if (Date.now() + delayMs > deadline) return;
+        setTimeout(() => {
+          write().catch(() => retry(Math.min(delayMs * 2, 2000)));
+        }, delayMs).unref();
+      };
+      retry(100);
+      throw error;
+    }
   }
 
   /** Deletes expired keys; returns how many (run by the worker). */
