@@ -14,6 +14,7 @@ export * from './http/error-envelope';
 export * from './http/error-envelope.filter';
 export * from './http/fastify-setup';
 export * from './http/http-contract.constants';
+export * from './http/idempotency/idempotency-policy';
 export * from './http/idempotency/idempotency.interceptor';
 export * from './http/idempotency/idempotency.store';
 export * from './http/idempotency/idempotent.decorator';

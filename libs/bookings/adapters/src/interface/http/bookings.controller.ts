@@ -71,7 +71,7 @@ export class BookingsController {
     );
   }
 
-  /** 201 `{ data: booking }`. Rules and rejections: see CreateBookingHandler. Each success creates a booking (no replay). */
+  /** 201 `{ data: booking }`. Rules and rejections: see CreateBookingHandler. Idempotency-Key honoured (platform rule of every POST). */
   @Post()
   @RequireScope('bookings:write')
   async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateBookingDto): Promise<{ data: BookingView }> {

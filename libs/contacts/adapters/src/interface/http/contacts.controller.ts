@@ -17,7 +17,7 @@ import {
   UpdateContactCommand,
 } from '@leadflow/contacts-core';
 import { InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, Idempotent, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { AddNoteDto, AttachTagsDto } from './dto/contact-children.dto';
 import { CreateContactDto, UpdateContactDto } from './dto/contact.dto';
 import { actorOf, listParam, stringParam } from './request-params';
@@ -60,7 +60,6 @@ export class ContactsController {
   /** 201 `{ data: contact }`; Idempotency-Key honoured. Errors: see CreateContactHandler. */
   @Post()
   @RequireScope('contacts:write')
-  @Idempotent()
   async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateContactDto): Promise<{ data: ContactView }> {
     const contact = await this.commands.execute(
       new CreateContactCommand(

@@ -4,7 +4,7 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { PresuasionSubmissionView } from '@leadflow/contacts-contracts';
 import { GetPresuasionSubmissionQuery, ListPresuasionSubmissionsQuery, RecordPresuasionSubmissionCommand, TOOL_SLUG_PATTERN } from '@leadflow/contacts-core';
 import { FieldViolation, isUuid, Page, parseIsoInstant, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, Idempotent, IpLimit, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentKey, IpLimit, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { PresuasionSubmissionDto } from './dto/presuasion-submission.dto';
 import { LEAD_CAPTURE_IP_LIMIT } from './leads.controller';
 import { actorOf, stringParam } from './request-params';
@@ -30,7 +30,6 @@ export class PresuasionSubmissionsController {
   @Post()
   @RequireScope('leads:capture')
   @IpLimit(LEAD_CAPTURE_IP_LIMIT)
-  @Idempotent()
   async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: PresuasionSubmissionDto): Promise<{ data: PresuasionSubmissionView }> {
     return { data: await this.commands.execute(new RecordPresuasionSubmissionCommand(key.accountId, body.toInput(), actorOf(key), key.apiTermsAccepted)) };
   }

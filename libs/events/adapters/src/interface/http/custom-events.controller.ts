@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { CustomEventIngested, IngestCustomEventCommand } from '@leadflow/events-core';
-import { CurrentKey, Idempotent, IpLimit, KeyLimit, RequireScope } from '@leadflow/shared-platform';
+import { CurrentKey, IpLimit, KeyLimit, RequireScope } from '@leadflow/shared-platform';
 import type { Actor } from '@leadflow/shared-kernel';
 import { CustomEventDto } from './dto/custom-event.dto';
 import { ServiceSignatureGuard } from './service-signature.guard';
@@ -37,7 +37,6 @@ export class CustomEventsController {
   @IpLimit(EVENTS_IP_LIMIT)
   @KeyLimit(EVENTS_KEY_LIMIT)
   @UseGuards(ServiceSignatureGuard)
-  @Idempotent()
   ingest(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CustomEventDto): Promise<CustomEventIngested> {
     return this.commands.execute(
       new IngestCustomEventCommand(

@@ -9,8 +9,8 @@ import { SendEmailDto } from './dto/send-email.dto';
 
 /**
  * `/v1/emails` (public-api-v1 › Endpoints › Emails), plan module `emails`. `POST /v1/emails/send`
- * has no `@Idempotent()`: the Idempotency-Key header is ignored (the spec: "not supported here"),
- * so a repeated request queues another email.
+ * is in the platform's IDEMPOTENCY_KEY_IGNORED: a valid Idempotency-Key is ignored (the spec: "not
+ * supported here"), so a repeated request queues another email; a malformed one answers 400 as everywhere.
  */
 @Controller('v1/emails')
 @RequireFeature('emails')

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Actor, InvalidRequestError, Page, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, Idempotent, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import { QUOTE_STATUSES, QuoteStatus, QuoteView } from '@leadflow/quotes-contracts';
 import { CreateQuoteCommand, GetQuoteQuery, ListQuotesQuery, SendQuoteCommand, UpdateQuoteCommand } from '@leadflow/quotes-core';
 import { CreateQuoteDto, UpdateQuoteDto } from './dto/quote.dto';
@@ -46,7 +46,6 @@ export class QuotesController {
   /** 201 `{ data: quote }`; Idempotency-Key honoured. Errors: see CreateQuoteHandler. */
   @Post()
   @RequireScope('quotes:write')
-  @Idempotent()
   async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateQuoteDto): Promise<{ data: QuoteView }> {
     const quote = await this.commands.execute(
       new CreateQuoteCommand(

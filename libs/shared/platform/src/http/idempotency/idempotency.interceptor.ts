@@ -4,9 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError, InvalidRequestError } from '@leadflow/shared-kernel';
+import { idempotencyKeyIgnored } from './idempotency-policy';
 import { IdempotencyStore } from './idempotency.store';
 
-/** Metadata key set by `@Idempotent(options)`. */
+/** Metadata key set by `@Idempotent(options)` (per-route options of the Idempotency-Key rule). */
 export const IDEMPOTENT_ROUTE = 'leadflow:idempotent';
 
 /** Per-route options of `@Idempotent`. */
@@ -43,9 +44,19 @@ function canonicalBody(body: unknown): string {
 }
 
 /**
- * See {@link Idempotent}. Runs after authentication (the key is scoped to the account) and before the
- * validation pipe, so an invalid `Idempotency-Key` answers 400 `invalid_request` (`details.field`
- * `Idempotency-Key`) first. The fingerprint is the method, the URL and the canonical JSON body.
+ * The Idempotency-Key rule of the public API, applied to every route from one place (registered as the
+ * api app's global interceptor; public-api-v1 › Limits; README › Decisions › Newcomer path):
+ * - Every `POST` under `/v1` (a route ApiRequestGuard authenticated with an API key) reads the header.
+ *   A value outside `[a-zA-Z0-9_-]{1,64}` answers 400 `invalid_request` with `details`
+ *   `{ field: 'Idempotency-Key', reason: 'invalid_format' }` on every one of them, after authentication
+ *   and before the body is validated.
+ * - A valid key is honoured on every such route except those of {@link IDEMPOTENCY_KEY_IGNORED}, where
+ *   it is validated and then ignored. Honoured: keys are scoped to the account and kept 24 hours; the
+ *   same key with the same method, URL and canonical JSON body replays the stored 2xx status and body
+ *   (header `Idempotent-Replayed: true`, the handler does not run); another payload, or the first
+ *   request still processing, answers 409 `idempotency_conflict` (`details.reason` `payload_mismatch`
+ *   or `in_progress`); a refused request is not stored, so its key stays usable.
+ * - Other methods, the operator API and the quote page's form posts do not read the header.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -57,20 +68,23 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return from(this.handle(context, next));
-  }
-
-  private async handle(context: ExecutionContext, next: CallHandler): Promise<unknown> {
+    if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return lastValueFrom(next.handle());
+    if (request.method !== 'POST' || !request.leadflow?.principal || header === undefined) return next.handle();
     const key = Array.isArray(header) ? header.join(',') : header;
     if (!KEY_PATTERN.test(key)) {
       throw new InvalidRequestError('Idempotency-Key', 'invalid_format', 'Idempotency-Key must match [a-zA-Z0-9_-]{1,64}.');
     }
-    const principal = request.leadflow.principal;
-    if (!principal) throw new Error('Idempotent route without an authenticated principal');
+    if (idempotencyKeyIgnored(request.method, request.routeOptions.url)) return next.handle();
+    return from(this.handle(context, next, key));
+  }
+
+  /** An honoured key: claim, then replay, refuse (409) or run the handler and store its answer. */
+  private async handle(context: ExecutionContext, next: CallHandler, key: string): Promise<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const principal = request.leadflow.principal!;
     // The URL as routed (the legacy `/api` prefix already removed), query string included.
     const fingerprint = createHash('sha256').update(`${request.method} ${request.url} ${canonicalBody(request.body)}`).digest('hex');
 

@@ -1,11 +1,10 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { IDEMPOTENT_ROUTE, IdempotencyInterceptor, IdempotentOptions } from './idempotency.interceptor';
+import { SetMetadata } from '@nestjs/common';
+import { IDEMPOTENT_ROUTE, IdempotentOptions } from './idempotency.interceptor';
 
 /**
- * Marks a mutating route as honouring `Idempotency-Key` (public-api-v1 › Limits: pattern
- * `[a-zA-Z0-9_-]{1,64}`, stored 24 hours). Same key and payload replays the stored 2xx response;
- * another payload, or the first request still processing, gives 409 `idempotency_conflict`;
- * rejected requests are not stored. `options.replay` may reshape the replayed body.
+ * Per-route options of the Idempotency-Key rule. The rule itself needs no decorator: IdempotencyInterceptor,
+ * the api app's global interceptor, applies it to every `POST /v1` route (honoured unless the route is in
+ * IDEMPOTENCY_KEY_IGNORED). Only a route whose replay must differ from the stored body uses this:
+ * `options.replay` reshapes the replayed body (lead capture's `status: idempotent_replay`).
  */
-export const Idempotent = (options: IdempotentOptions = {}) =>
-  applyDecorators(SetMetadata(IDEMPOTENT_ROUTE, options), UseInterceptors(IdempotencyInterceptor));
+export const Idempotent = (options: IdempotentOptions = {}) => SetMetadata(IDEMPOTENT_ROUTE, options);

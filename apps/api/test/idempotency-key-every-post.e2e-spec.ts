@@ -1,0 +1,229 @@
+import { FixedClock } from '@leadflow/shared-kernel';
+import { TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
+import { IDEMPOTENCY_KEY_IGNORED, registeredRoutes } from '@leadflow/shared-platform';
+import { automationsList } from './support/automations-fixtures';
+import { bookingsBlueprint } from './support/bookings-fixtures';
+import { createContact, createTag, db, expectStatus } from './support/contacts-fixtures';
+import { EXAMPLE_EVENTS } from './support/events-fixtures';
+import { createQuote, QUOTE_DEFAULTS, SENDABLE } from './support/quotes-fixtures';
+import { PUBLIC_TARGET } from './support/webhooks-fixtures';
+import { ProvisionedAccount, TestApi, TestResponse } from './support/test-api';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are asserted field by field */
+
+/**
+ * One Idempotency-Key rule on every `POST /v1` route (issue 18, item 4; IdempotencyInterceptor, the api
+ * app's global interceptor): a malformed key answers the same 400 everywhere; a valid key is honoured
+ * (replay, write once, 409 on another payload) except on the routes of IDEMPOTENCY_KEY_IGNORED, where it
+ * is validated and then ignored. The table below names every `POST /v1` route the app registers: a new
+ * route fails the first test until it is added here.
+ */
+interface Call {
+  path: string;
+  body?: unknown;
+  remoteAddress?: string;
+}
+
+interface Row {
+  honoured: boolean;
+  /** A fresh valid request (its own data: `n` is unique per call); fixtures it needs are created here, before writes are counted. */
+  make: (n: number) => Promise<Call>;
+  /** How the replay answers, when not the stored body as is (lead capture marks its replays). */
+  replayed?: (first: any, replay: any) => void;
+}
+
+const MALFORMED = ['bad key!', 'k'.repeat(65), 'tab\tkey', 'é-key'];
+/** Weekdays of March 2027 after the fixed clock (2027-03-01 12:00 UTC), one Consultation slot each (10:00 in Montreal). */
+const SLOTS = ['02', '03', '04', '05', '08', '09', '10', '11', '12', '15'].map((day) => `2027-03-${day}T15:00:00Z`);
+
+describe('Idempotency-Key on every POST /v1 route: one rule', () => {
+  let api: TestApi;
+  let account: ProvisionedAccount;
+  let token: string;
+  let tag: string;
+  let seq = 0;
+
+  beforeAll(async () => {
+    api = await TestApi.start({}, new FixedClock(new Date('2027-03-01T12:00:00.000Z')));
+    account = await api.provision(
+      bookingsBlueprint({
+        quote_defaults: QUOTE_DEFAULTS,
+        automations: automationsList(),
+        events: EXAMPLE_EVENTS,
+        api_keys: [{ name: 'full', preset: 'full_integration', per_hour: 1000000 }],
+      }),
+    );
+    token = account.api_keys.full.key;
+    tag = (await createTag(api, token, { name: 'Idempotence' })).id;
+  });
+  afterAll(() => api.close());
+
+  const contact = (n: number) => createContact(api, token, { first_name: 'Idem', email: `idem.contact.${n}@example.com` });
+  const address = (n: number) => `10.31.${(n >> 8) & 255}.${n & 255}`;
+
+  const ROUTES: Record<string, Row> = {
+    'POST /v1/contacts': { honoured: true, make: async (n) => ({ path: '/v1/contacts', body: { email: `idem.${n}@example.com` } }) },
+    'POST /v1/contacts/:id/tags': { honoured: true, make: async (n) => ({ path: `/v1/contacts/${(await contact(n)).id}/tags`, body: { tag_ids: [tag] } }) },
+    'POST /v1/contacts/:id/notes': { honoured: true, make: async (n) => ({ path: `/v1/contacts/${(await contact(n)).id}/notes`, body: { body: `Note ${n}` } }) },
+    'POST /v1/tags': { honoured: true, make: async (n) => ({ path: '/v1/tags', body: { name: `Idem ${n}` } }) },
+    'POST /v1/leads/capture': {
+      honoured: true,
+      make: async (n) => ({ path: '/v1/leads/capture', body: { phone: `(514) 303-${String(n).padStart(4, '0')}`, sms_consent: true, first_name: 'Idem' }, remoteAddress: address(n) }),
+      replayed: (first, replay) => expect(replay).toMatchObject({ status: 'idempotent_replay', contact_id: first.contact_id, contact_was_new: first.contact_was_new }),
+    },
+    'POST /v1/presuasion/submissions': {
+      honoured: true,
+      make: async (n) => ({
+        path: '/v1/presuasion/submissions',
+        body: { tool: { slug: 'quiz', name: 'Quiz' }, answers: [{ question: 'Projet ?', answer: `Toiture ${n}` }], person: { email: `idem.quiz.${n}@example.com` } },
+        remoteAddress: address(n),
+      }),
+    },
+    'POST /v1/quotes': { honoured: true, make: async (n) => ({ path: '/v1/quotes', body: { ...SENDABLE, prospect_email: `idem.quote.${n}@example.com` } }) },
+    'POST /v1/quotes/:id/send': {
+      honoured: true,
+      make: async (n) => ({ path: `/v1/quotes/${(await createQuote(api, token, { ...SENDABLE, prospect_email: `idem.send.${n}@example.com` })).id}/send` }),
+    },
+    'POST /v1/pipeline/deals': {
+      honoured: true,
+      make: async (n) => ({ path: '/v1/pipeline/deals', body: { contact_id: (await contact(n)).id, stage_id: account.pipelines!.ventes.stages.nouveau } }),
+    },
+    'POST /v1/events': { honoured: true, make: async (n) => ({ path: '/v1/events', body: { event: 'inscription', contact: { email: `idem.event.${n}@example.com` } }, remoteAddress: address(n) }) },
+    'POST /v1/event-registrations': { honoured: true, make: async (n) => ({ path: '/v1/event-registrations', body: { contact_id: (await contact(n)).id, event_slug: 'salon-2027' } }) },
+    'POST /v1/bookings': {
+      honoured: true,
+      make: async (n) => ({
+        path: '/v1/bookings',
+        body: {
+          event_type_id: (account.calendars as Record<string, string>).Consultation,
+          start_datetime: SLOTS[n % SLOTS.length],
+          contact_id: (await contact(n)).id,
+          form_responses: { adresse: { value: '12 rue Principale' } },
+        },
+      }),
+    },
+    'POST /v1/automations/:id/trigger': {
+      honoured: true,
+      make: async (n) => ({ path: `/v1/automations/${(account.automations as Record<string, string>).Manuelle}/trigger`, body: { contact_id: (await contact(n)).id } }),
+    },
+    'POST /v1/emails/send': { honoured: false, make: async (n) => ({ path: '/v1/emails/send', body: { to: `idem.mail.${n}@example.com`, subject: 'Bonjour', body: '<p>Bonjour</p>' } }) },
+    'POST /v1/webhooks': { honoured: false, make: async () => ({ path: '/v1/webhooks', body: { url: PUBLIC_TARGET, events: '*' } }) },
+  };
+  const rows = (honoured?: boolean) => Object.entries(ROUTES).filter(([, row]) => honoured === undefined || row.honoured === honoured);
+
+  const post = (call: Call, idempotencyKey?: string): Promise<TestResponse> =>
+    api.request({
+      method: 'POST',
+      path: call.path,
+      token,
+      body: call.body,
+      headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+      remoteAddress: call.remoteAddress,
+    });
+
+  /** Rows of every table of the account the routes can write (usage counters and the idempotency store left out). */
+  async function writes(): Promise<Record<string, number>> {
+    const tables: { name: string }[] = await db(api).query(
+      `SELECT c.table_schema || '.' || c.table_name AS name
+         FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+        WHERE c.column_name = 'account_id' AND c.table_schema NOT IN ('usage', 'pg_catalog', 'information_schema')
+          AND (c.table_schema, c.table_name) NOT IN (('platform', 'idempotency_keys'), ('platform', 'event_inbox'))
+        ORDER BY 1`,
+    );
+    const counts: Record<string, number> = {};
+    for (const { name } of tables) counts[name] = await db(api).count(name, 'account_id = $1', [account.account_id]);
+    return counts;
+  }
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, count) => sum + count, 0);
+
+  it('the table names every POST /v1 route the app registers, and its ignored routes are exactly IDEMPOTENCY_KEY_IGNORED', () => {
+    const registered = registeredRoutes(api.app)
+      .filter((route) => route.method === 'POST' && route.path.startsWith('/v1/'))
+      .map((route) => `${route.method} ${route.path}`);
+    expect([...new Set(registered)].sort()).toEqual(Object.keys(ROUTES).sort());
+    expect(rows(false).map(([route]) => route).sort()).toEqual(Object.keys(IDEMPOTENCY_KEY_IGNORED).sort());
+  });
+
+  it.each(rows().map(([route, row]) => [route, row] as const))(
+    '%s: a malformed Idempotency-Key answers 400 invalid_request (details.field Idempotency-Key, reason invalid_format), the same everywhere, and writes nothing',
+    async (_route, row) => {
+      const call = await row.make(++seq);
+      const before = await writes();
+      for (const key of MALFORMED) {
+        const response = await post(call, key);
+        expect({ status: response.status, code: response.body.code, type: response.body.type, details: response.body.details }).toEqual({
+          status: 400,
+          code: 'invalid_request',
+          type: 'invalid_request_error',
+          details: { field: 'Idempotency-Key', reason: 'invalid_format' },
+        });
+        expect(response.body.request_id).toBe(response.headers['x-request-id']);
+      }
+      expect(await writes()).toEqual(before);
+    },
+  );
+
+  it.each(rows(true).map(([route, row]) => [route, row] as const))(
+    '%s honours the key: the same key and body replay the first answer (Idempotent-Replayed: true) and write once; another payload with the key answers 409 idempotency_conflict, nothing written',
+    async (_route, row) => {
+      const n = ++seq;
+      const key = `every-post-${n}`;
+      const call = await row.make(n);
+      const other = await row.make(++seq);
+      const before = await writes();
+      const first = await post(call, key);
+      expect(first.status).toBeLessThan(300);
+      const afterFirst = await writes();
+      expect(total(afterFirst)).toBeGreaterThan(total(before));
+
+      const replay = await post(call, key);
+      expect(replay.status).toBe(first.status);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      if (row.replayed) row.replayed(first.body, replay.body);
+      else expect(replay.raw.body).toBe(first.raw.body);
+      expect(await writes()).toEqual(afterFirst);
+
+      const conflict = await post(other, key);
+      expect({ status: conflict.status, code: conflict.body.code, details: conflict.body.details }).toEqual({
+        status: 409,
+        code: 'idempotency_conflict',
+        details: { reason: 'payload_mismatch' },
+      });
+      expect(await writes()).toEqual(afterFirst);
+    },
+  );
+
+  it.each(rows(false).map(([route, row]) => [route, row] as const))(
+    '%s ignores a valid key (IDEMPOTENCY_KEY_IGNORED): the same key and body run twice, two writes, no replay',
+    async (_route, row) => {
+      const n = ++seq;
+      const key = `ignored-${n}`;
+      const call = await row.make(n);
+      const before = await writes();
+      const first = expectStatus(await post(call, key), 201);
+      const afterFirst = await writes();
+      expect(total(afterFirst)).toBeGreaterThan(total(before));
+      const second = expectStatus(await post(call, key), 201);
+      expect(second.headers['idempotent-replayed']).toBeUndefined();
+      expect(second.body.data.id).not.toBe(first.body.data.id);
+      expect(total(await writes())).toBeGreaterThan(total(afterFirst)); // the second request wrote too (a thread it shares is updated, not added)
+    },
+  );
+
+  it('PATCH and DELETE do not read the header, nor does the operator API: a malformed key changes nothing there', async () => {
+    const created = await contact(++seq);
+    const patched = await api.request({ method: 'PATCH', path: `/v1/contacts/${created.id}`, token, body: { company: 'Idem' }, headers: { 'idempotency-key': 'bad key!' } });
+    expect(patched.status).toBe(200);
+    const removed = await api.request({ method: 'DELETE', path: `/v1/contacts/${created.id}/tags/${tag}`, token, headers: { 'idempotency-key': 'bad key!' } });
+    expect(removed.status).toBe(204);
+    const admin = await api.request({
+      method: 'POST',
+      path: `/admin/v1/accounts/${account.account_id}/api-keys`,
+      token: TEST_ADMIN_TOKEN,
+      body: { name: 'idem', preset: 'lead_capture' },
+      headers: { 'idempotency-key': 'bad key!' },
+    });
+    expect(admin.status).toBe(201);
+  });
+});
