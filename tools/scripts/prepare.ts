@@ -1,19 +1,31 @@
 import 'reflect-metadata';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppConfig, ensureDatabase } from '@leadflow/shared-platform';
 import { migrate } from './migrate';
-import { hasNoAccount, provisionBlueprint, ProvisionedDemo } from './seed-demo';
+import { hasNoAccount, provisionBlueprint } from './seed-demo';
 
 /** Advisory lock key: two `npm start` on one database migrate and seed one after the other. */
 const PREPARE_LOCK = 7_460_113;
 const DEMO_BLUEPRINT = join(__dirname, '..', 'seed', 'demo-account.json');
 
+/** What prepare reports to `npm start` (tools/scripts/start.mjs) over IPC, printed there once the apps are ready. */
+export interface Prepared {
+  type: 'leadflow:prepared';
+  /** `PUBLIC_BASE_URL` (default `http://127.0.0.1:<PORT>`). */
+  baseUrl: string;
+  /** `provisioned`: the demo account was just created (`demo` holds its raw keys, shown once); else why not. */
+  seeding: 'provisioned' | 'accounts_exist' | 'disabled';
+  demo: { name: string; account_id: string; api_keys: Record<string, string> } | null;
+}
+
 /**
  * First step of `npm start` (tools/scripts/start.mjs): creates the database when missing, runs the
  * pending migrations, then, on a database without accounts and unless `SEED_DEMO=false`, provisions
- * the demo account from `tools/seed/demo-account.json` and prints its API keys (the only time they
- * are shown).
+ * the demo account from `tools/seed/demo-account.json`. Its API keys (the only time they exist in
+ * clear) go to `npm start` over IPC, which prints them last, once the apps are ready; run without
+ * `npm start` (no IPC channel), this prints them itself.
  */
 async function prepare(): Promise<void> {
   const config = new AppConfig();
@@ -22,39 +34,44 @@ async function prepare(): Promise<void> {
   await ensureDatabase(config.databaseUrl);
   const lock = new Client({ connectionString: config.databaseUrl });
   await lock.connect();
+  let prepared: Prepared;
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [PREPARE_LOCK]);
     const ran = await migrate(config.databaseUrl);
     console.log(ran.length > 0 ? `[start] ${where}: ran ${ran.length} migration(s): ${ran.join(', ')}` : `[start] ${where}: schema up to date`);
 
+    const base = { type: 'leadflow:prepared' as const, baseUrl: config.publicBaseUrl };
     if (process.env.SEED_DEMO === 'false') {
       console.log('[start] SEED_DEMO=false: demo account not provisioned');
+      prepared = { ...base, seeding: 'disabled', demo: null };
     } else if (await hasNoAccount(config.databaseUrl)) {
-      printDemo(await provisionBlueprint(DEMO_BLUEPRINT), config);
+      const demo = await provisionBlueprint(DEMO_BLUEPRINT);
+      const { name } = JSON.parse(await readFile(DEMO_BLUEPRINT, 'utf8')) as { name: string };
+      const apiKeys = Object.fromEntries(Object.entries(demo.api_keys).map(([keyName, issued]) => [keyName, issued.key]));
+      console.log(`[start] demo account provisioned from tools/seed/demo-account.json (${Object.keys(apiKeys).length} API keys, printed once the apps are ready)`);
+      prepared = { ...base, seeding: 'provisioned', demo: { name, account_id: demo.account_id, api_keys: apiKeys } };
     } else {
       console.log('[start] the database already has accounts: demo seeding skipped (keys are shown only when created)');
+      prepared = { ...base, seeding: 'accounts_exist', demo: null };
     }
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [PREPARE_LOCK]).catch(() => undefined);
     await lock.end();
   }
+  await report(prepared);
 }
 
-function printDemo(demo: ProvisionedDemo, config: AppConfig): void {
-  const keys = Object.entries(demo.api_keys);
-  const width = Math.max(...keys.map(([name]) => name.length));
-  const lines = [
-    '',
-    `Demo account provisioned from tools/seed/demo-account.json: account_id ${demo.account_id}`,
-    'API keys (shown once, only a hash is stored; copy them now):',
-    ...keys.map(([name, issued]) => `  ${name.padEnd(width)}  ${issued.key}`),
-    '',
-    'Try it:',
-    `  export LEADFLOW_KEY=${demo.api_keys.full?.key ?? keys[0]?.[1].key ?? ''}`,
-    `  curl -s ${config.publicBaseUrl}/v1/me -H "Authorization: Bearer $LEADFLOW_KEY"`,
-    '',
-  ];
-  console.log(lines.join('\n'));
+/** To `npm start` over IPC (then the channel is closed, so the message is read before the exit), else on stdout. */
+async function report(prepared: Prepared): Promise<void> {
+  const send = process.send?.bind(process);
+  if (send) {
+    await new Promise<void>((resolve, reject) => send(prepared, undefined, {}, (error: Error | null) => (error ? reject(error) : resolve())));
+    process.disconnect?.();
+    return;
+  }
+  if (!prepared.demo) return;
+  console.log(`Demo account "${prepared.demo.name}" (account_id ${prepared.demo.account_id}). API keys, shown this once (only a hash is stored):`);
+  for (const [name, key] of Object.entries(prepared.demo.api_keys)) console.log(`  ${name}  ${key}`);
 }
 
 prepare().catch((error: unknown) => {

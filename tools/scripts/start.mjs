@@ -7,7 +7,15 @@
 //   apps/api/src/main.ts as a Node `cluster`: this process is the cluster primary, owns the listening
 //   socket on HOST:PORT and hands each new connection to the api processes in turn (round-robin).
 // - worker: one process running apps/worker/src/main.ts.
-// Every process writes its logs to this process's stdout/stderr (inherited).
+// Every process writes its logs to this process's stdout/stderr (inherited), at LOG_LEVEL, `warn` unless
+// set (the ~150 info lines of a boot would otherwise bury what follows).
+//
+// Once every app process is ready (each api process listening, the worker's `leadflow:ready` message),
+// the last lines printed are the closing block of tools/scripts/ready-banner.mjs: where the service
+// answers, the demo account's API keys when prepare.ts just created them (it sends them here over IPC
+// instead of printing them among the boot lines), a "try it" block and where to read how to make a new
+// key. Should the apps not all be ready after READY_TIMEOUT_MS (ms, default 120000), or a stop be
+// requested first, the block is printed then, so the keys, shown only once, are never lost.
 //
 // Self-recovery: a process that dies on its own (crash, OOM kill, SIGKILL…) is restarted in its
 // slot while the others keep serving. Each slot (api#1…api#N, worker) backs off exponentially:
@@ -31,12 +39,15 @@ import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readyBanner } from './ready-banner.mjs';
 import { createRestartBackoff } from './restart-backoff.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STOP_TIMEOUT_MS = Number(process.env.STOP_TIMEOUT_MS ?? 30_000);
 const TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register', ...(process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [])];
-const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1' };
+const READY_TIMEOUT_MS = Number(process.env.READY_TIMEOUT_MS ?? 120_000);
+const LOG_LEVEL = process.env.LOG_LEVEL || 'warn';
+const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1', LOG_LEVEL };
 
 const say = (message) => console.log(`[start] ${message}`);
 
@@ -47,8 +58,10 @@ if (!Number.isInteger(API_PROCESSES) || API_PROCESSES < 1) {
 }
 
 /**
- * One supervised process: `pid`, `kill(signal)` and `exited` (resolves with { code, signal }).
- * Children keep an IPC channel to this process, so they stop when it is gone.
+ * One supervised process: `pid`, `kill(signal)`, `exited` (resolves with { code, signal }), `ready`
+ * (resolves on its `{ type: 'leadflow:ready' }` message) and `messages` (every IPC message it sent, in
+ * order, complete once `exited` resolved). Children keep an IPC channel to this process, so they stop
+ * when it is gone.
  */
 function spawnTs(entry) {
   const child = spawn(process.execPath, [...TS_ARGS, entry], {
@@ -56,17 +69,28 @@ function spawnTs(entry) {
     env: { ...process.env, ...childEnv },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { pid: child.pid, kill: (signal) => child.kill(signal), exited };
+  const messages = [];
+  let markReady;
+  const ready = new Promise((resolve) => (markReady = resolve));
+  child.on('message', (message) => {
+    messages.push(message);
+    if (message?.type === 'leadflow:ready') markReady();
+  });
+  // Messages arrive before the channel closes ('disconnect'), which a process's exit always causes.
+  const disconnected = new Promise((resolve) => (child.connected ? child.once('disconnect', resolve) : resolve()));
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = Promise.all([exit, disconnected]).then(([result]) => result);
+  return { pid: child.pid, kill: (signal) => child.kill(signal), exited, ready, messages };
 }
 
-/** An api process: a cluster worker running apps/api/src/main.ts (listen() goes through this primary). */
+/** An api process: a cluster worker running apps/api/src/main.ts (listen() goes through this primary); ready once listening. */
 function forkApi() {
   const worker = cluster.fork(childEnv);
   const exited = new Promise((resolve) => worker.once('exit', (code, signal) => resolve({ code, signal })));
+  const ready = new Promise((resolve) => worker.once('listening', () => resolve()));
   // Signal the process directly (not worker.kill(), which disconnects first): Nest's shutdown hooks
   // then close Fastify gracefully.
-  return { pid: worker.process.pid, kill: (signal) => worker.process.kill(signal), exited };
+  return { pid: worker.process.pid, kill: (signal) => worker.process.kill(signal), exited, ready };
 }
 
 const describeExit = ({ code, signal }) => (signal ? `signal ${signal}` : `code ${code}`);
@@ -83,6 +107,25 @@ const done = new Promise((resolve) => (allStopped = resolve));
 
 const labels = () => [...running.keys()].join(', ') || 'nothing';
 
+/** App slots (api#1…, worker) and those whose current process reported ready. */
+const expected = new Set();
+const readySlots = new Set();
+let announced = false;
+let preparation = null; // set once prepare.ts has exited
+
+/**
+ * Prints the closing block (ready-banner.mjs) once: when every app slot is ready, else at the ready
+ * timeout, or on a stop request when demo keys were just made (so they reach the screen whatever happens).
+ */
+function announce(reason = 'ready') {
+  if (announced || (expected.size === 0 && !preparation)) return;
+  if (reason === 'stop' && preparation?.seeding !== 'provisioned') return;
+  announced = true;
+  const baseUrl = preparation?.baseUrl ?? (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const notReady = expected.size === 0 ? ['api', 'worker'] : [...expected].filter((slot) => !readySlots.has(slot));
+  console.log(readyBanner({ baseUrl, prepared: preparation, apiProcesses: API_PROCESSES, notReady, logLevel: LOG_LEVEL }).join('\n'));
+}
+
 function stopAll(signal) {
   for (const proc of running.values()) proc.kill(signal);
 }
@@ -92,6 +135,7 @@ function checkDone() {
 }
 
 function onSignal(signal) {
+  if (!stopping) announce('stop'); // a stop before every app was ready: new keys are still printed once
   if (stopping) {
     say(`${signal} again: killing ${labels()}`);
     stopAll('SIGKILL');
@@ -128,7 +172,12 @@ const prepare = spawnTs('tools/scripts/prepare.ts');
 running.set('prepare', prepare);
 const prepared = await prepare.exited;
 running.delete('prepare');
-if (stopping) process.exit(130);
+// What prepare.ts reported (`leadflow:prepared`: base URL, seeding outcome, the demo keys), or null.
+preparation = prepare.messages.find((message) => message?.type === 'leadflow:prepared') ?? null;
+if (stopping) {
+  announce('stop');
+  process.exit(130);
+}
 if (prepared.code !== 0) {
   say(`database preparation failed (${describeExit(prepared)})`);
   process.exit(prepared.code || 1);
@@ -143,12 +192,18 @@ cluster.setupPrimary({ exec: join(root, 'apps/api/src/main.ts'), execArgv: TS_AR
  */
 function supervise(label, start) {
   const backoff = createRestartBackoff();
+  expected.add(label);
   const launch = () => {
     pendingRestarts.delete(label);
     const proc = start();
     const startedAt = Date.now();
     running.set(label, proc);
     say(`${label} started (pid ${proc.pid})`);
+    proc.ready.then(() => {
+      if (running.get(label) !== proc) return;
+      readySlots.add(label);
+      if ([...expected].every((slot) => readySlots.has(slot))) announce();
+    });
     proc.exited.then((result) => {
       running.delete(label);
       if (stopping) {
@@ -170,6 +225,7 @@ function supervise(label, start) {
 for (let i = 1; i <= API_PROCESSES; i++) supervise(`api#${i}`, forkApi);
 supervise('worker', () => spawnTs('apps/worker/src/main.ts'));
 say(`${API_PROCESSES} api process(es) sharing port ${process.env.PORT ?? 3000} and 1 worker starting; Ctrl-C stops them all`);
+setTimeout(() => announce('timeout'), READY_TIMEOUT_MS).unref();
 
 await done;
 // Let the exit handlers above run before deciding.

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   // Run by `npm start` (tools/scripts/start.mjs) with an IPC channel: if that supervisor disappears, shut down too.
   if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   logger.log({ pid: process.pid }, 'Worker started');
+  // Tells `npm start` the worker is ready (it prints its closing block once every app process is).
+  process.send?.({ type: 'leadflow:ready' });
 }
 
 main().catch((error: unknown) => {
