@@ -154,7 +154,7 @@ describe('HTTP contract: error envelope, request id, Service-Version, body parsi
       ['a 401', { path: '/v1/me' }, 401],
       ['an unknown route', { path: '/v1/no-such-route' }, 404],
       ['an unknown route outside /v1', { path: '/no-such-route' }, 404],
-      ['a wrong method on a known path', { method: 'DELETE', path: '/v1/me', token: 'full' }, 404],
+      ['a wrong method on a known path', { method: 'DELETE', path: '/v1/me', token: 'full' }, 405],
       ['the health check', { path: '/health' }, 200],
       ['a 500', { path: '/v1/test-probe/boom', token: 'full' }, 500],
     ] as const)('%s', async (_label, options, status) => {

@@ -124,6 +124,65 @@ export interface RegisteredRoute {
 
 const ROUTES = new WeakMap<object, RegisteredRoute[]>();
 
+interface PathNode {
+  statics: Map<string, PathNode>;
+  param?: PathNode;
+  /** Methods of a route whose path ends here. */
+  methods: Set<string>;
+  /** Methods of a route whose path ends here with `*` (matches one or more remaining segments). */
+  wildcard: Set<string>;
+}
+
+const pathNode = (): PathNode => ({ statics: new Map(), methods: new Set(), wildcard: new Set() });
+
+/**
+ * Which methods the router serves for a concrete path (the `Allow` header of a 405 `method_not_allowed`),
+ * built once from the registered routes as a segment tree: `:param` segments match any one segment, a
+ * trailing `*` any rest. The catch-all routes (`*`, `/*`) are left out, or every unknown path would be
+ * "known". HEAD is listed wherever GET is (Fastify serves it). Lookup cost: the path's segments.
+ */
+export class PathMethodIndex {
+  private readonly root = pathNode();
+
+  constructor(routes: readonly RegisteredRoute[]) {
+    for (const route of routes) {
+      if (route.path === '*' || route.path === '/*') continue;
+      let node = this.root;
+      const segments = route.path.split('/').slice(1);
+      const wildcard = segments[segments.length - 1] === '*';
+      for (const segment of wildcard ? segments.slice(0, -1) : segments) {
+        if (segment.startsWith(':')) node = node.param ??= pathNode();
+        else {
+          let next = node.statics.get(segment);
+          if (!next) node.statics.set(segment, (next = pathNode()));
+          node = next;
+        }
+      }
+      (wildcard ? node.wildcard : node.methods).add(route.method);
+    }
+  }
+
+  /** The methods served on `path` (no query string), sorted, HEAD beside GET; empty for an unknown path. */
+  allowedMethods(path: string): string[] {
+    const found = new Set<string>();
+    const segments = path.split('/').slice(1);
+    const walk = (node: PathNode, index: number): void => {
+      if (index < segments.length) for (const method of node.wildcard) found.add(method);
+      if (index === segments.length) {
+        for (const method of node.methods) found.add(method);
+        return;
+      }
+      const segment = segments[index]!;
+      const next = node.statics.get(segment);
+      if (next) walk(next, index + 1);
+      if (node.param && segment.length > 0) walk(node.param, index + 1);
+    };
+    if (path.startsWith('/')) walk(this.root, 0);
+    if (found.has('GET')) found.add('HEAD');
+    return [...found].sort();
+  }
+}
+
 /**
  * Every route registered on the application's Fastify instance since {@link installHttpContract}
  * (which runs before `app.init()`, so all of Nest's routes are in). The OpenAPI coverage test uses it.
@@ -160,6 +219,12 @@ export function installHttpContract(app: NestFastifyApplication): void {
     for (const method of methods) {
       if (method !== 'HEAD') routes.push({ method: String(method).toUpperCase(), path: route.url });
     }
+  });
+  // 405 for a known path asked with another method: the path → methods index is built once, when Fastify
+  // is ready (no route can be added after), and consulted only for requests the router did not match.
+  let pathMethods: PathMethodIndex | undefined;
+  fastify.addHook('onReady', async () => {
+    pathMethods = new PathMethodIndex(routes);
   });
 
   fastify.removeAllContentTypeParsers();
@@ -213,6 +278,16 @@ export function installHttpContract(app: NestFastifyApplication): void {
       void reply.header('Deprecation', `@${Math.floor(LEGACY_DEPRECATED_AT.getTime() / 1000)}`);
       void reply.header('Sunset', LEGACY_SUNSET.toUTCString());
       void reply.header('Link', `<${successor}>; rel="successor-version"`);
+    }
+    if (request.is404) {
+      const path = request.url.split('?', 1)[0] ?? request.url;
+      // The operator API does not exist while ADMIN_TOKEN is unset (404 on every method there).
+      if (!config.adminToken && (path === '/admin' || path.startsWith('/admin/'))) return;
+      const allowed = (pathMethods ??= new PathMethodIndex(routes)).allowedMethods(path);
+      if (allowed.length === 0) return;
+      void reply.header('Allow', allowed.join(', '));
+      sendError(reply, request, new DomainError('method_not_allowed', `${request.method} is not allowed on this path.`, { allowed_methods: allowed }), config.publicBaseUrl);
+      return reply;
     }
   });
 
