@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { asAccountId, SystemClock } from '@leadflow/shared-kernel';
-import { dataSourceOptions, IdempotencyKeyRecord, IdempotencyStore } from '@leadflow/shared-platform';
+import { dataSourceOptions, IdempotencyStore } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 
 /**
@@ -42,7 +42,7 @@ describe('IdempotencyStore while PostgreSQL is briefly unavailable', () => {
 
   beforeAll(async () => {
     services = await createTestServices();
-    db = new DataSource(dataSourceOptions(services.databaseUrl, [], [IdempotencyKeyRecord]));
+    db = new DataSource(dataSourceOptions(services.databaseUrl, [], []));
     await db.initialize();
   });
 
