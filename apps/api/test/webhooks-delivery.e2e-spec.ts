@@ -94,6 +94,8 @@ describe('Webhook deliveries (real worker, HTTPS receiver on loopback)', () => {
     return id;
   };
 
+  const killed: INestApplicationContext[] = [];
+
   beforeAll(async () => {
     certificate = generateCertificate();
     receiver = await HttpsReceiver.start(certificate);
@@ -103,6 +105,8 @@ describe('Webhook deliveries (real worker, HTTPS receiver on loopback)', () => {
     worker = await createWorker(api.services.config({ ...env, ...WORKER_ENV }));
   });
   afterAll(async () => {
+    // A "killed" worker still holds its timers and Redis connections: closed here so the Jest worker exits.
+    for (const dead of killed) await dead.close().catch(() => undefined);
     await worker?.close().catch(() => undefined);
     await receiver?.stop();
     await api?.close();
@@ -341,6 +345,7 @@ describe('Webhook deliveries (real worker, HTTPS receiver on loopback)', () => {
     await waitFor(() => receiver.heldCount, (count) => count === 1, 'the held request');
 
     await killWorker(worker);
+    killed.push(worker);
     receiver.release('drop'); // the dead worker never hears back
     expect((await deliveriesOf(account))[0]).toMatchObject({ status: 'pending', attempt: 0 });
     worker = await createWorker(api.services.config({ ...env, ...WORKER_ENV }));

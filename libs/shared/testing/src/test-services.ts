@@ -147,6 +147,10 @@ async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<void
       cursor = next;
     } while (cursor !== '0');
   } finally {
-    redis.disconnect();
+    // quit (not disconnect): disconnect leaves ioredis's 2 s socket-destroy timer running, which kept the
+    // Jest worker alive past the end of its suites ("A worker process has failed to exit gracefully").
+    const ended = new Promise((resolve) => redis.once('end', resolve));
+    await redis.quit().catch(() => redis.disconnect());
+    await ended;
   }
 }

@@ -94,7 +94,13 @@ export class AccountCacheInvalidation implements OnModuleInit, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.subscribed = false;
-    if (this.subscriber) await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
+    const subscriber = this.subscriber;
+    if (!subscriber) return;
+    // An app closed right after it started finds the subscriber still connecting: quitting then fails its
+    // ready check, and ioredis answers that with a disconnect whose 2 s timer nothing clears (the socket is
+    // already closed), keeping the process (a Jest worker) alive. Let the connection settle first (≤ 1 s).
+    if (subscriber.status === 'connecting' || subscriber.status === 'connect') await settled(subscriber, 1000);
+    await subscriber.quit().catch(() => subscriber.disconnect());
   }
 
   private emit(topic: CacheTopic, accountId: string | null): void {
@@ -203,4 +209,18 @@ export class AccountScopedCache<T extends NonNullable<unknown>> {
     keys.delete(id);
     if (keys.size === 0) this.keysByAccount.delete(accountId);
   }
+}
+
+/** Resolves once `client` is ready, ended or failed, or after `timeoutMs` (an unref'd timer). */
+function settled(client: Redis, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done).off('end', done).off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    client.once('ready', done).once('end', done).once('error', done);
+  });
 }
