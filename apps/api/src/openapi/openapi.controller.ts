@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { isAlias, parseDocument, stringify, visit } from 'yaml';
 import { DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '@leadflow/shared-platform';
 import { toPostmanCollection } from './postman-collection';
@@ -30,15 +30,35 @@ interface LoadedDocument {
 /**
  * Reads and parses one description. Throws when the file is missing or is not a YAML mapping, so a
  * broken description is found at startup (logged) and by the tests, not by a client.
+ *
+ * The served YAML is plain (issue 18, item 8): some YAML loaders refuse anchors and aliases (`&id001`,
+ * `*id001`), so the file's text is served unchanged only when it has none; otherwise the parsed document
+ * is re-emitted with every alias expanded (`aliasDuplicateObjects: false`), comments and layout lost.
  */
 export function loadOpenApiDocument(audience: OpenApiAudience, language: OpenApiLanguage, dir = OPENAPI_DIR): LoadedDocument {
   const file = OPENAPI_DOCUMENTS[audience][language];
-  const yaml = readFileSync(resolve(dir, file), 'utf8');
-  const document: unknown = parse(yaml);
+  const text = readFileSync(resolve(dir, file), 'utf8');
+  const parsed = parseDocument(text);
+  if (parsed.errors.length > 0) throw parsed.errors[0];
+  const document: unknown = parsed.toJS({ maxAliasCount: -1 });
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new Error(`${file} is not a YAML mapping`);
   }
+  const yaml = usesAnchors(parsed) ? stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 }) : text;
   return { yaml, json: JSON.stringify(document) };
+}
+
+/** True when the parsed YAML holds an anchor (`&name`) or an alias (`*name`). */
+function usesAnchors(document: ReturnType<typeof parseDocument>): boolean {
+  let found = false;
+  visit(document, (_key, node) => {
+    if (isAlias(node) || (node !== null && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string')) {
+      found = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  return found;
 }
 
 /** Collection variable holding the bearer token of each description's Postman collection. */
