@@ -1,3 +1,60 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { boolean, ConfigError, integer, oneOf, optionalText, optionalUrl, read, text, url } from './env-schema';
+
+export { ConfigError } from './env-schema';
+
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/leadflow';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379/0';
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+/** Development default of SECRET_ENCRYPTION_KEY, never used in production. */
+const DEVELOPMENT_KEY = Buffer.alloc(32, 7);
+/** Names proxy-addr (Fastify's trustProxy) accepts besides addresses and CIDR ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** SECRET_ENCRYPTION_KEY: 32 bytes, 64 hex digits or base64; empty means unset (development key; required in production). */
+function secretKey(nodeEnv: string) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') {
+        if (nodeEnv !== 'production') return DEVELOPMENT_KEY;
+        ctx.addIssue({ code: 'custom', message: '32 bytes, hex or base64 (required when NODE_ENV=production)' });
+        return z.NEVER;
+      }
+      const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: '32 bytes, hex or base64' });
+        return z.NEVER;
+      }
+      return key;
+    });
+}
+
+/** TRUST_PROXY: comma-separated addresses, CIDR ranges or proxy-addr names; empty means unset (false). */
+function proxyList() {
+  const valid = (entry: string): boolean => {
+    if (PROXY_NAMES.has(entry)) return true;
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  };
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): string[] | false => {
+      const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+      if (!entries.every(valid)) {
+        ctx.addIssue({ code: 'custom', message: 'comma-separated IP addresses or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8)' });
+        return z.NEVER;
+      }
+      return entries.length > 0 ? entries : false;
+    });
+}
+
 /**
  * Runtime settings read once from the environment (operator-api.md › Runtime contract).
  * Every default here is the documented one; tests build an AppConfig with overrides.
@@ -61,57 +118,63 @@ export class AppConfig {
    */
   readonly webhookDelivery: { retryBaseMs: number; leaseMs: number; sweepIntervalMs: number; sweepGraceMs: number };
 
+  /**
+   * Reads and validates every variable of the README's "Environment variables" table (env-schema.ts, zod).
+   * @throws ConfigError listing every bad variable, one line each (`PORT=abc: expected an integer between 1 and 65535`).
+   */
   constructor(private readonly env: Record<string, string | undefined> = process.env) {
-    this.databaseUrl = env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/leadflow';
-    this.redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-    this.redisPrefix = env.REDIS_PREFIX ?? 'leadflow';
-    this.port = Number(env.PORT ?? 3000);
-    this.host = env.HOST ?? '127.0.0.1';
-    this.adminToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN.length > 0 ? env.ADMIN_TOKEN : null;
-    this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${this.port}`).replace(/\/+$/, '');
-    this.smtpUrl = env.SMTP_URL && env.SMTP_URL.length > 0 ? env.SMTP_URL : null;
-    this.webhookAllowPrivateTargets = env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
-    this.webhookCaFile = env.WEBHOOK_CA_FILE && env.WEBHOOK_CA_FILE.length > 0 ? env.WEBHOOK_CA_FILE : null;
-    this.nodeEnv = env.NODE_ENV ?? 'development';
-    this.secretEncryptionKey = AppConfig.readSecretKey(env.SECRET_ENCRYPTION_KEY, this.nodeEnv);
-    this.defaultKeyPerHour = Number(env.DEFAULT_KEY_PER_HOUR ?? 1000);
-    this.logLevel = env.LOG_LEVEL ?? (this.nodeEnv === 'test' ? 'silent' : 'info');
-    this.outboxRelayIntervalMs = Number(env.OUTBOX_RELAY_INTERVAL_MS ?? 500);
-    this.outboxRelayBatchSize = Number(env.OUTBOX_RELAY_BATCH_SIZE ?? 100);
+    const problems: string[] = [];
+    const get = <T>(name: string, schema: Parameters<typeof read<T>>[2], fallback: T, secret = false): T => read(env, name, schema, problems, fallback, secret);
+    const ms = (name: string, defaultValue: number, min = 1): number => get(name, integer(defaultValue, min), defaultValue);
+
+    this.databaseUrl = get('DATABASE_URL', url(['postgres:', 'postgresql:'], DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL, true);
+    this.redisUrl = get('REDIS_URL', url(['redis:', 'rediss:'], DEFAULT_REDIS_URL), DEFAULT_REDIS_URL, true);
+    this.redisPrefix = get('REDIS_PREFIX', text('leadflow'), 'leadflow');
+    this.port = get('PORT', integer(3000, 1, 65_535), 3000);
+    this.host = get('HOST', text('127.0.0.1'), '127.0.0.1');
+    this.adminToken = get('ADMIN_TOKEN', optionalText(), null);
+    const defaultBaseUrl = `http://127.0.0.1:${this.port}`;
+    this.publicBaseUrl = get('PUBLIC_BASE_URL', url(['http:', 'https:'], defaultBaseUrl), defaultBaseUrl).replace(/\/+$/, '');
+    this.smtpUrl = get('SMTP_URL', optionalUrl(['smtp:', 'smtps:']), null, true);
+    this.webhookAllowPrivateTargets = get('WEBHOOK_ALLOW_PRIVATE_TARGETS', boolean(false), false);
+    this.webhookCaFile = get('WEBHOOK_CA_FILE', optionalText(), null);
+    this.nodeEnv = get('NODE_ENV', oneOf(['development', 'production', 'test'], 'development'), 'development');
+    this.secretEncryptionKey = get('SECRET_ENCRYPTION_KEY', secretKey(this.nodeEnv), DEVELOPMENT_KEY, true);
+    this.defaultKeyPerHour = get('DEFAULT_KEY_PER_HOUR', integer(1000, 1), 1000);
+    const defaultLevel = this.nodeEnv === 'test' ? 'silent' : 'info';
+    this.logLevel = get('LOG_LEVEL', oneOf(LOG_LEVELS, defaultLevel), defaultLevel);
+    this.outboxRelayIntervalMs = ms('OUTBOX_RELAY_INTERVAL_MS', 500);
+    this.outboxRelayBatchSize = get('OUTBOX_RELAY_BATCH_SIZE', integer(100, 1, 10_000), 100);
     this.outboxReconcile = {
-      intervalMs: Number(env.OUTBOX_RECONCILE_INTERVAL_MS ?? 30_000),
-      graceMs: Number(env.OUTBOX_RECONCILE_GRACE_MS ?? 300_000),
+      intervalMs: ms('OUTBOX_RECONCILE_INTERVAL_MS', 30_000),
+      graceMs: ms('OUTBOX_RECONCILE_GRACE_MS', 300_000, 0),
     };
-    this.emailRetryDelayMs = Number(env.EMAIL_RETRY_DELAY_MS ?? 30_000);
-    this.idempotencyLeaseMs = Number(env.IDEMPOTENCY_LEASE_MS ?? 60_000);
-    const trusted = (env.TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
-    this.trustProxy = trusted.length > 0 ? trusted : false;
+    this.emailRetryDelayMs = ms('EMAIL_RETRY_DELAY_MS', 30_000);
+    this.idempotencyLeaseMs = ms('IDEMPOTENCY_LEASE_MS', 60_000);
+    this.trustProxy = get('TRUST_PROXY', proxyList(), false);
     this.automationEngine = {
-      leaseMs: Number(env.AUTOMATION_LEASE_MS ?? 60_000),
-      sweepIntervalMs: Number(env.AUTOMATION_SWEEP_INTERVAL_MS ?? 15_000),
-      staleGraceMs: Number(env.AUTOMATION_STALE_GRACE_MS ?? 60_000),
-      maxRetries: Number(env.AUTOMATION_MAX_RETRIES ?? 5),
+      leaseMs: ms('AUTOMATION_LEASE_MS', 60_000),
+      sweepIntervalMs: ms('AUTOMATION_SWEEP_INTERVAL_MS', 15_000),
+      staleGraceMs: ms('AUTOMATION_STALE_GRACE_MS', 60_000, 0),
+      maxRetries: get('AUTOMATION_MAX_RETRIES', integer(5, 0, 1000), 5),
     };
     this.webhookDelivery = {
-      retryBaseMs: Number(env.WEBHOOK_RETRY_BASE_MS ?? 120_000),
-      leaseMs: Number(env.WEBHOOK_LEASE_MS ?? 30_000),
-      sweepIntervalMs: Number(env.WEBHOOK_SWEEP_INTERVAL_MS ?? 30_000),
-      sweepGraceMs: Number(env.WEBHOOK_SWEEP_GRACE_MS ?? 60_000),
+      retryBaseMs: ms('WEBHOOK_RETRY_BASE_MS', 120_000),
+      leaseMs: ms('WEBHOOK_LEASE_MS', 30_000),
+      sweepIntervalMs: ms('WEBHOOK_SWEEP_INTERVAL_MS', 30_000),
+      sweepGraceMs: ms('WEBHOOK_SWEEP_GRACE_MS', 60_000, 0),
     };
+    // Read elsewhere (prepare.ts, data-source.factory.ts, start.mjs) but checked here, so `npm start` stops on them too.
+    get('SEED_DEMO', boolean(true), true);
+    get('DATABASE_POOL_SIZE', integer(10, 1, 1000), 10);
+    ms('STOP_TIMEOUT_MS', 30_000);
+    ms('READY_TIMEOUT_MS', 120_000);
+    get('API_PROCESSES', integer(1, 1, 1024), 1);
+    if (problems.length > 0) throw new ConfigError(problems);
   }
 
   /** Returns a copy built from the same environment with some settings replaced. */
   with(overrides: Record<string, string | undefined>): AppConfig {
     return new AppConfig({ ...this.env, ...overrides });
-  }
-
-  private static readSecretKey(raw: string | undefined, nodeEnv: string): Buffer {
-    if (!raw) {
-      if (nodeEnv === 'production') throw new Error('SECRET_ENCRYPTION_KEY is required when NODE_ENV=production');
-      return Buffer.alloc(32, 7); // development default, never used in production
-    }
-    const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new Error('SECRET_ENCRYPTION_KEY must be 32 bytes, hex or base64');
-    return key;
   }
 }
