@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { AppConfig, ensureDatabase } from '@leadflow/shared-platform';
+import { AppConfig, ConfigError, ensureDatabase } from '@leadflow/shared-platform';
 import { migrate } from './migrate';
 import { hasNoAccount, provisionBlueprint } from './seed-demo';
 
@@ -75,6 +75,11 @@ async function report(prepared: Prepared): Promise<void> {
 }
 
 prepare().catch((error: unknown) => {
+  // A bad environment variable: one line per variable, exit EX_CONFIG (start.mjs then stops without more noise).
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) console.error(`[start] invalid configuration: ${problem}`);
+    process.exit(ConfigError.EXIT_CODE);
+  }
   console.error('[start] preparing the database failed:', error);
   process.exit(1);
 });

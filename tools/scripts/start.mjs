@@ -50,6 +50,11 @@ const LOG_LEVEL = process.env.LOG_LEVEL || 'warn';
 const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1', LOG_LEVEL };
 
 const say = (message) => console.log(`[start] ${message}`);
+/**
+ * Exit code of a process stopped by an invalid environment variable (ConfigError.EXIT_CODE, sysexits
+ * EX_CONFIG): restarting cannot help, so `npm start` stops everything and exits with it.
+ */
+const CONFIG_ERROR_EXIT = 78;
 
 const API_PROCESSES = process.env.API_PROCESSES ? Number(process.env.API_PROCESSES) : availableParallelism();
 if (!Number.isInteger(API_PROCESSES) || API_PROCESSES < 1) {
@@ -98,6 +103,7 @@ const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
 
 let stopping = null; // the signal that asked us to stop
 let failed = false; // a process did not stop cleanly after the stop request
+let exitCode = null; // set when a process stopped on an invalid configuration
 /** Live processes: label → { pid, kill, exited }. */
 const running = new Map();
 /** Slots waiting for their restart: label → timer. */
@@ -178,6 +184,7 @@ if (stopping) {
   announce('stop');
   process.exit(130);
 }
+if (prepared.code === CONFIG_ERROR_EXIT) process.exit(CONFIG_ERROR_EXIT); // prepare.ts printed the bad variables, one line each
 if (prepared.code !== 0) {
   say(`database preparation failed (${describeExit(prepared)})`);
   process.exit(prepared.code || 1);
@@ -213,6 +220,13 @@ function supervise(label, start) {
         checkDone();
         return;
       }
+      if (result.code === CONFIG_ERROR_EXIT) {
+        say(`${label} (pid ${proc.pid}) stopped on an invalid configuration; stopping everything`);
+        failed = true;
+        exitCode = CONFIG_ERROR_EXIT;
+        onSignal('SIGTERM');
+        return;
+      }
       const uptime = Date.now() - startedAt;
       const { delayMs, inARow } = backoff.next(uptime);
       say(`${label} (pid ${proc.pid}) exited (${describeExit(result)}) after ${seconds(uptime)}; restarting in ${seconds(delayMs)} (restart ${inARow} in a row)`);
@@ -231,4 +245,4 @@ await done;
 // Let the exit handlers above run before deciding.
 await new Promise((resolve) => setImmediate(resolve));
 say(failed ? 'stopped with errors' : 'all processes stopped cleanly');
-process.exit(failed ? 1 : 0);
+process.exit(exitCode ?? (failed ? 1 : 0));

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { AppConfig, createRootLogger } from '@leadflow/shared-platform';
+import { AppConfig, ConfigError, createRootLogger } from '@leadflow/shared-platform';
 import { createApiApp } from './bootstrap';
 
 /** During shutdown, how often idle keep-alive connections are closed (ms). */
@@ -36,6 +36,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A bad environment variable: its one-line reason(s), exit EX_CONFIG (`npm start` does not restart on it).
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) console.error(`[api] invalid configuration: ${problem}`);
+    process.exit(ConfigError.EXIT_CODE);
+  }
   createRootLogger(process.env.LOG_LEVEL ?? 'info', 'api').fatal({ err: error }, 'Api failed to start');
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { AppConfig, createRootLogger } from '@leadflow/shared-platform';
+import { AppConfig, ConfigError, createRootLogger } from '@leadflow/shared-platform';
 import { createWorker } from './bootstrap';
 
 /**
@@ -25,6 +25,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A bad environment variable: its one-line reason(s), exit EX_CONFIG (`npm start` does not restart on it).
+  if (error instanceof ConfigError) {
+    for (const problem of error.problems) console.error(`[worker] invalid configuration: ${problem}`);
+    process.exit(ConfigError.EXIT_CODE);
+  }
   createRootLogger(process.env.LOG_LEVEL ?? 'info', 'worker').fatal({ err: error }, 'Worker failed to start');
   process.exit(1);
 });
