@@ -21,6 +21,7 @@ import {
   PlatformModule,
 } from '@leadflow/shared-platform';
 import { HealthController } from './health.controller';
+import { DocsController } from './docs/docs.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 
 export interface ApiModuleOptions {
@@ -36,7 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule,
         BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule],
-      controllers: [HealthController, OpenApiController],
+      controllers: [HealthController, OpenApiController, DocsController],
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

@@ -10,6 +10,7 @@ export * from './database/transaction-host';
 export * from './http/auth/api-request.guard';
 export * from './http/auth/route-policy.decorators';
 export * from './http/error-catalog';
+export * from './http/error-docs';
 export * from './http/error-envelope';
 export * from './http/error-envelope.filter';
 export * from './http/fastify-setup';

@@ -93,3 +93,8 @@ export function typeOfStatus(status: number): string {
 export function isKnownErrorCode(code: string): boolean {
   return code in STATUS_BY_CODE;
 }
+
+/** Every code of the catalogue (the codes the service can emit), in catalogue order. */
+export function knownErrorCodes(): string[] {
+  return Object.keys(STATUS_BY_CODE);
+}
