@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@leadflow/shared-kernel';
-import type { IntegrationEventJob } from './integration-event.job';
+import type { Actor } from '@leadflow/shared-kernel';
+import type { IntegrationEventJob, IntegrationEventRef } from './integration-event.job';
 
 /** What one batch did for one consumer: counts of events handled, already recorded (skipped) and rejected. */
 export interface InboxBatchOutcome {
@@ -30,7 +31,8 @@ export class ConsumerBatchFailed extends Error {
 }
 
 /**
- * The consumers' inbox (`platform.event_inbox`, issue 12 item 2): one row per (event id, consumer)
+ * The consumers' inbox (`platform.event_inbox`, issue 12 item 2) and their way to the events: batch
+ * jobs name events (`IntegrationEventRef`), `load` reads them from `platform.outbox`. One row per (event id, consumer)
  * once the consumer has handled the event (`handled`) or refused it for good (`rejected:<code>`). It is
  * what makes a repeated delivery of an event (a relay retry, a re-enqueue by the reconciler, a retried
  * batch) a no-op, and what the `OutboxReconciler` reads to find events a consumer never recorded.
@@ -54,17 +56,18 @@ export class EventInbox {
    */
   async consume(
     consumer: string,
-    events: readonly IntegrationEventJob[],
+    events: readonly IntegrationEventRef[],
     handle: (event: IntegrationEventJob) => Promise<unknown>,
     parallelism = 1,
   ): Promise<InboxBatchOutcome> {
     const recorded = await this.recorded(consumer, events.map((event) => event.id));
-    const pending: IntegrationEventJob[] = [];
+    const wanted: string[] = [];
     for (const event of events) {
       if (recorded.has(event.id)) continue;
       recorded.add(event.id); // the same event twice in one batch is handled once
-      pending.push(event);
+      wanted.push(event.id);
     }
+    const pending = await this.load(wanted);
     const results: ({ outcome: InboxOutcome } | { error: unknown })[] = new Array(pending.length);
     let next = 0;
     const runner = async () => {
@@ -99,6 +102,26 @@ export class EventInbox {
     if (failed.length > 0) throw new ConsumerBatchFailed(consumer, failed, failure);
     const rejected = outcomes.filter((entry) => entry.outcome !== 'handled').length;
     return { handled: outcomes.length - rejected, skipped: events.length - pending.length, rejected };
+  }
+
+  /**
+   * The events of `ids` as their outbox rows hold them, in the order of `ids` (one statement). An id
+   * with no row (never written) is left out: there is nothing to hand to a handler.
+   */
+  async load(ids: readonly string[]): Promise<IntegrationEventJob[]> {
+    if (ids.length === 0) return [];
+    const rows: { id: string; sequence: string; account_id: string; type: string; payload: Record<string, unknown>; actor: Actor; occurred_at: Date }[] =
+      await this.db.query(
+        `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at FROM platform.outbox o WHERE id = ANY($1::uuid[])`,
+        [ids],
+      );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row
+        ? [{ id, sequence: row.sequence, type: row.type, accountId: row.account_id, occurredAt: new Date(row.occurred_at).toISOString(), payload: row.payload, actor: row.actor }]
+        : [];
+    });
   }
 
   /** The ids among `eventIds` that `consumer` has recorded. */

@@ -32,12 +32,20 @@ export function consumerQueueName(consumer: string): string {
   return `${INTEGRATION_EVENTS_QUEUE}.${consumer}`;
 }
 
+/** An event as a batch job names it: its id and type (the row itself stays in `platform.outbox`). */
+export interface IntegrationEventRef {
+  id: string;
+  type: string;
+}
+
 /**
  * What the relay adds to a consumer's queue: the consumer's share of one relay pass, in outbox order
- * (at most `OUTBOX_RELAY_BATCH_SIZE` events). Job name `events`.
+ * (at most `OUTBOX_RELAY_BATCH_SIZE` events), as references. The consumer reads the events from
+ * `platform.outbox` (one statement per batch), so Redis holds about 60 bytes per waiting event whatever
+ * the payloads' size, even with a backlog. Job name `events`.
  */
 export interface IntegrationEventBatchJob {
-  events: IntegrationEventJob[];
+  events: IntegrationEventRef[];
 }
 
 /** Name of the batch jobs in a consumer queue. */
@@ -78,9 +86,8 @@ const DAY_SECONDS = 24 * 60 * 60;
 export const COMPLETED_JOB_RETENTION = { age: 60 * 60, count: 10_000 } as const;
 
 /**
- * Defaults of the batch jobs; a subscription may override them (`jobOptions`). A batch carries up to
- * `OUTBOX_RELAY_BATCH_SIZE` whole events (about 100 KB), so at most 100 completed batches are kept per
- * queue, ten minutes: the inbox, not BullMQ's job ids, is what keeps an event from being handled twice,
+ * Defaults of the batch jobs; a subscription may override them (`jobOptions`). At most 100 completed
+ * batches are kept per queue, ten minutes: the inbox, not BullMQ's job ids, is what keeps an event from being handled twice,
  * and a kept job id only has to cover a relay's enqueue-then-rollback (seconds). Failed jobs are kept
  * 14 days for inspection; their events are re-enqueued by the reconciler.
  */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
-import { ConsumerBatch, OutboxRelay, OutboxRow, toEventJob } from './outbox-relay';
+import { ConsumerBatch, OutboxRelay, OutboxRow } from './outbox-relay';
 import { OutboxSubscriptions } from './outbox-subscriptions';
 
 /** Tuning of the reconciler; `AppConfig.outboxReconcile` gives the interval and the grace. */
@@ -125,7 +125,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       let holding = false;
       for (;;) {
         const rows: ReconcileRow[] = await manager.query(
-          `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at, relayed_at, reconciled_at, reconcile_attempts
+          `SELECT id, o.sequence::text AS sequence, type, relayed_at, reconciled_at, reconcile_attempts
              FROM platform.outbox o WHERE o.sequence > $1::bigint ORDER BY o.sequence LIMIT $2`,
           [from, this.settings.chunkSize],
         );
@@ -201,7 +201,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
         if (!subscription) continue;
         let batch = byConsumer.get(consumer);
         if (!batch) byConsumer.set(consumer, (batch = { subscription, events: [] }));
-        batch.events.push(toEventJob(row));
+        batch.events.push({ id: row.id, type: row.type });
       }
     }
     await this.relay.requeue([...byConsumer.values()], attempt);

@@ -12,7 +12,7 @@ import {
   consumerQueueName,
   INTEGRATION_EVENT_BATCH_JOB,
   IntegrationEventBatchJob,
-  IntegrationEventJob,
+  IntegrationEventRef,
 } from './integration-event.job';
 import { OutboxSubscription } from './outbox-subscription';
 import { OutboxSubscriptions } from './outbox-subscriptions';
@@ -43,18 +43,14 @@ export interface OutboxRelayBatch {
 /** One consumer's share of some outbox rows, in outbox order. */
 export interface ConsumerBatch {
   subscription: OutboxSubscription;
-  events: IntegrationEventJob[];
+  events: IntegrationEventRef[];
 }
 
-/** The columns of `platform.outbox` the relay and the reconciler read. */
+/** The columns of `platform.outbox` the relay and the reconciler read (consumers read the rest). */
 export interface OutboxRow {
   id: string;
   sequence: string;
-  account_id: string;
   type: string;
-  payload: Record<string, unknown>;
-  actor: IntegrationEventJob['actor'];
-  occurred_at: Date;
 }
 
 class EnqueueTimeout extends Error {
@@ -76,8 +72,9 @@ function within<T>(work: Promise<T>, milliseconds: number): Promise<T> {
  *
  * Each pass, in one PostgreSQL transaction: lock the oldest unrelayed rows of `platform.outbox`
  * (`FOR UPDATE SKIP LOCKED`, so concurrent relays never take the same row), add to the queue of every
- * consumer subscribed to their types (`integration-events.<consumer>`) ONE batch job holding that
- * consumer's events in outbox order (`IntegrationEventBatchJob`, job id `consumerBatchJobId`), then set
+ * consumer subscribed to their types (`integration-events.<consumer>`) ONE batch job naming that
+ * consumer's events in outbox order (`IntegrationEventBatchJob`: ids and types, the rows stay in
+ * PostgreSQL; job id `consumerBatchJobId`), then set
  * `relayed_at`. A pass of 100 rows for 3 consumers is 3 jobs, not 100 + 300.
  *
  * `relayed_at` means "in the consumers' queues", not "consumed": each consumer records the events it
@@ -157,7 +154,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async relayBatch(): Promise<OutboxRelayBatch> {
     return this.db.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
-        `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at
+        `SELECT id, o.sequence::text AS sequence, type
            FROM platform.outbox o
           WHERE relayed_at IS NULL
           ORDER BY o.sequence
@@ -194,7 +191,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.addBatches(batches, (consumer, events) => consumerBatchJobId(consumer, [...events.map((event) => event.id), `#${attempt}`], 'reconcile'));
   }
 
-  private async addBatches(batches: readonly ConsumerBatch[], jobIdOf: (consumer: string, events: IntegrationEventJob[]) => string): Promise<void> {
+  private async addBatches(batches: readonly ConsumerBatch[], jobIdOf: (consumer: string, events: IntegrationEventRef[]) => string): Promise<void> {
     if (batches.length === 0) return;
     const timeout = this.settings.enqueueTimeoutMs;
     const connection = this.producerConnection();
@@ -208,11 +205,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await within(
       Promise.all(
         batches.map(({ subscription, events }) =>
-          this.queueOf(subscription.consumer, connection).add(INTEGRATION_EVENT_BATCH_JOB, { events } satisfies IntegrationEventBatchJob, {
-            ...CONSUMER_JOB_OPTIONS,
-            ...subscription.jobOptions,
-            jobId: jobIdOf(subscription.consumer, events),
-          }),
+          this.queueOf(subscription.consumer, connection).add(
+            INTEGRATION_EVENT_BATCH_JOB,
+            { events } satisfies IntegrationEventBatchJob,
+            {
+              ...CONSUMER_JOB_OPTIONS,
+              ...subscription.jobOptions,
+              jobId: jobIdOf(subscription.consumer, events),
+            },
+          ),
         ),
       ),
       timeout,
@@ -223,7 +224,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private batchesOf(rows: OutboxRow[]): ConsumerBatch[] {
     const byConsumer = new Map<string, ConsumerBatch>();
     for (const row of rows) {
-      const event = toEventJob(row);
+      const event: IntegrationEventRef = { id: row.id, type: row.type };
       for (const subscription of this.subscriptions.consumersOf(row.type)) {
         let batch = byConsumer.get(subscription.consumer);
         if (!batch) byConsumer.set(subscription.consumer, (batch = { subscription, events: [] }));
@@ -317,17 +318,4 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     );
     return backoff;
   }
-}
-
-/** The job form of an outbox row. */
-export function toEventJob(row: OutboxRow): IntegrationEventJob {
-  return {
-    id: row.id,
-    sequence: row.sequence,
-    type: row.type,
-    accountId: row.account_id,
-    occurredAt: new Date(row.occurred_at).toISOString(),
-    payload: row.payload,
-    actor: row.actor,
-  };
 }
