@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DomainError } from '@leadflow/shared-kernel';
-import type { Actor } from '@leadflow/shared-kernel';
+import { type Actor, DomainError } from '@leadflow/shared-kernel';
 import type { IntegrationEventJob, IntegrationEventRef } from './integration-event.job';
 
 /** What one batch did for one consumer: counts of events handled, already recorded (skipped) and rejected. */
@@ -31,8 +30,8 @@ export class ConsumerBatchFailed extends Error {
 }
 
 /**
- * The consumers' inbox (`platform.event_inbox`, issue 12 item 2) and their way to the events: batch
- * jobs name events (`IntegrationEventRef`), `load` reads them from `platform.outbox`. One row per (event id, consumer)
+ * The consumers' inbox (`platform.event_inbox`, issue 12 item 2) and their way to the events (batch
+ * jobs only name them, `load` reads them from `platform.outbox`). One row per (event id, consumer)
  * once the consumer has handled the event (`handled`) or refused it for good (`rejected:<code>`). It is
  * what makes a repeated delivery of an event (a relay retry, a re-enqueue by the reconciler, a retried
  * batch) a no-op, and what the `OutboxReconciler` reads to find events a consumer never recorded.
@@ -47,7 +46,9 @@ export class EventInbox {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Runs `handle` on each event of `events` that `consumer` has not recorded yet, then records the
+   * Reads the events of `events` (references) that `consumer` has not recorded yet from the outbox (one
+   * statement; the same event twice in a batch counts once; an id with no row is skipped), runs `handle`
+   * on each, then records the
    * handled and the rejected ones. With `parallelism` 1 (the default) the events are handled one after
    * the other in outbox order; above 1, that many at a time (for consumers whose events are independent
    * of each other, such as webhook fan-out). A `DomainError` is final: recorded as `rejected:<code>`,
