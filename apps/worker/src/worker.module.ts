@@ -9,6 +9,7 @@ import { MessagingJobsModule } from '@leadflow/messaging-adapters';
 import { QuotesJobsModule } from '@leadflow/quotes-adapters';
 import { UsageJobsModule } from '@leadflow/usage-adapters';
 import { WebhooksJobsModule } from '@leadflow/webhooks-adapters';
+import { WorkerHealthModule } from './worker-health';
 import { WorkerLifecycleModule } from './worker-lifecycle.module';
 
 export interface WorkerModuleOptions {
@@ -16,14 +17,14 @@ export interface WorkerModuleOptions {
   clock?: Clock;
 }
 
-/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module. No HTTP. */
+/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT). */
 @Module({})
 export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
       imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
-        BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule],
+        BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule],
     };
   }
 }

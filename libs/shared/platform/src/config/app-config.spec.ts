@@ -67,6 +67,9 @@ describe('AppConfig validation', () => {
     expect(problemsOf({ SEED_DEMO: 'no' })).toEqual(['SEED_DEMO=no: expected true or false']);
     expect(problemsOf({ DATABASE_POOL_SIZE: '0' })).toEqual(['DATABASE_POOL_SIZE=0: expected an integer between 1 and 1000']);
     expect(problemsOf({ STOP_TIMEOUT_MS: 'soon' })).toEqual(['STOP_TIMEOUT_MS=soon: expected an integer >= 1']);
+    expect(problemsOf({ WORKER_HEALTH_PORT: '99999' })).toEqual(['WORKER_HEALTH_PORT=99999: expected an integer between 0 and 65535, or empty']);
+    expect(new AppConfig({ WORKER_HEALTH_PORT: '' }).workerHealthPort).toBeNull();
+    expect(new AppConfig({ WORKER_HEALTH_PORT: '3100' }).workerHealthPort).toBe(3100);
   });
 
   it('secret values are not echoed: SECRET_ENCRYPTION_KEY, DATABASE_URL, SMTP_URL', () => {

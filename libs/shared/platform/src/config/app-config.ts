@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { boolean, ConfigError, integer, oneOf, optionalText, optionalUrl, read, text, url } from './env-schema';
+import { boolean, ConfigError, integer, oneOf, optionalPort, optionalText, optionalUrl, read, text, url } from './env-schema';
 
 export { ConfigError } from './env-schema';
 
@@ -67,7 +67,10 @@ export class AppConfig {
   /** Prefix of every Redis key and BullMQ queue (tests give each file its own). */
   readonly redisPrefix: string;
   readonly port: number;
+  /** Interface the api (and the worker's probes) listen on. */
   readonly host: string;
+  /** Worker: port of the liveness/readiness listener (`WORKER_HEALTH_PORT`, 0..65535, 0 = any); null (unset or empty): none. */
+  readonly workerHealthPort: number | null;
   /** Operator API bearer token; null disables `/admin` (404 on every path). */
   readonly adminToken: string | null;
   /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
@@ -132,6 +135,7 @@ export class AppConfig {
     this.redisPrefix = get('REDIS_PREFIX', text('leadflow'), 'leadflow');
     this.port = get('PORT', integer(3000, 1, 65_535), 3000);
     this.host = get('HOST', text('127.0.0.1'), '127.0.0.1');
+    this.workerHealthPort = get('WORKER_HEALTH_PORT', optionalPort(), null);
     this.adminToken = get('ADMIN_TOKEN', optionalText(), null);
     const defaultBaseUrl = `http://127.0.0.1:${this.port}`;
     this.publicBaseUrl = get('PUBLIC_BASE_URL', url(['http:', 'https:'], defaultBaseUrl), defaultBaseUrl).replace(/\/+$/, '');

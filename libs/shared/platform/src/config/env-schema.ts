@@ -41,6 +41,23 @@ export function integer(defaultValue: number, min: number, max = Number.MAX_SAFE
     });
 }
 
+/** A TCP port 0..65535 (0: any free port); empty or unset means none (null). */
+export function optionalPort(): VariableSchema<number | null> {
+  const inner = integer(0, 0, 65_535);
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return null;
+      const parsed = inner.safeParse(raw);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: 'an integer between 0 and 65535, or empty' });
+        return z.NEVER;
+      }
+      return parsed.data;
+    });
+}
+
 /** `true` or `false`. */
 export function boolean(defaultValue: boolean): VariableSchema<boolean> {
   return z
