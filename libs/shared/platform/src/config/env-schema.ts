@@ -6,7 +6,7 @@ import { z } from 'zod';
  * a failure becomes one line `NAME=<value as JSON>: expected <what>` in a {@link ConfigError}.
  */
 
-/** Thrown by `new AppConfig()` when some variables are invalid: one line per bad variable, `NAME="value": expected …`. */
+/** Thrown by `new AppConfig()` when some variables are invalid: one line per bad variable, `NAME=value: expected …`. */
 export class ConfigError extends Error {
   /** Process exit code of an app or script stopped by a bad configuration (sysexits EX_CONFIG); `npm start` does not restart it. */
   static readonly EXIT_CODE = 78;
