@@ -7,7 +7,8 @@ import { TestApi } from './support/test-api';
  * Developer documentation pages (issue 16, items 2 and 3): the error catalogue at `/docs/errors`
  * (French) and `/docs/en/errors` (English), one `<section id="<code>">` per code of the catalogue, so
  * no `doc_url` is dead; the changelog at `/docs/changelog`. HTML, no API key, no external resource,
- * the security headers of every response.
+ * the security headers of every response. The API reference (issue 16, item 1) at `/docs` and `/docs/en`:
+ * Redoc's standalone bundle, served by the api, renders the served public description.
  */
 const PAGES = ['/docs/errors', '/docs/en/errors', '/docs/changelog'];
 
@@ -57,7 +58,8 @@ describe('documentation pages', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers[name.toLowerCase()]).toBe(value);
     expect(response.headers['x-request-id']).toBeDefined();
-    expect(response.raw.body).not.toMatch(/<(script|link|img)\b|src=|@import|url\(/i);
+    expect(response.raw.body).not.toMatch(/<(script|img)\b|src=|@import|url\(/i);
+    expect([...response.raw.body.matchAll(/<link\b[^>]*>/g)].map((match) => match[0])).toEqual(['<link rel="icon" href="data:,">']);
     expect(response.raw.body).not.toMatch(/https?:\/\/(?!keepachangelog\.com)/);
   });
 
@@ -70,6 +72,33 @@ describe('documentation pages', () => {
     const page = await api.request({ path: docUrl.pathname + docUrl.search });
     expect(page.status).toBe(200);
     expect(page.raw.body).toContain(`<section id="${error.body.code}">`);
+  });
+
+  it.each([
+    ['/docs', 'fr', '/openapi.json'],
+    ['/docs/en', 'en', '/openapi.en.json'],
+  ])('%s is the API reference (%s): Redoc from the api itself rendering %s, no key, no inline script', async (path, language, spec) => {
+    const response = await api.request({ path, headers: { authorization: 'Bearer wrong' } });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers[name.toLowerCase()]).toBe(value);
+    const html = response.raw.body;
+    expect(html).toContain(`<html lang="${language}">`);
+    expect(html).toContain(`<redoc spec-url="${spec}"`);
+    expect([...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1])).toEqual([' src="/docs/redoc.standalone.js"']);
+    expect(html).not.toMatch(/https?:\/\//);
+    const document = await api.request({ path: spec });
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('/docs/redoc.standalone.js serves the redoc package bundle, its CDN logo made inline', async () => {
+    const response = await api.request({ path: '/docs/redoc.standalone.js' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(response.raw.body.length).toBeGreaterThan(500_000);
+    expect(response.raw.body).not.toContain('cdn.redoc.ly');
+    expect(response.raw.body).toContain('spec-url');
   });
 
   it('/docs/changelog renders CHANGELOG.md: every dated release heading and the breaking changes of the Versioning section', async () => {

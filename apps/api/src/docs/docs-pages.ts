@@ -9,14 +9,14 @@ const TEXT = {
     intro: 'Chaque réponse d’erreur porte `code`, `message`, `details`, `type`, `doc_url` (lien vers l’entrée ci-dessous) et `request_id`. Codes triés par statut HTTP.',
     status: 'Statut', type: 'Type', meaning: 'Signification', details: '`details` typique', action: 'Que faire', retry: 'Réessayer ?',
     retryValues: { yes: 'Oui, après `Retry-After` ou avec backoff exponentiel.', no: 'Non : la même requête recevra la même réponse.', after_fix: 'Après correction de la cause seulement.' },
-    other: 'English', otherHref: '/docs/en/errors', changelog: 'Journal des modifications',
+    other: 'English', otherHref: '/docs/en/errors', changelog: 'Journal des modifications', reference: "Référence de l'API", referenceHref: '/docs',
   },
   en: {
     title: 'Leadflow: error catalogue',
     intro: 'Every error response carries `code`, `message`, `details`, `type`, `doc_url` (a link to the entry below) and `request_id`. Codes sorted by HTTP status.',
     status: 'Status', type: 'Type', meaning: 'Meaning', details: 'Typical `details`', action: 'What to do', retry: 'Retry?',
     retryValues: { yes: 'Yes, after `Retry-After` or with exponential backoff.', no: 'No: the same request gets the same answer.', after_fix: 'Only once the cause is fixed.' },
-    other: 'Français', otherHref: '/docs/errors', changelog: 'Changelog',
+    other: 'Français', otherHref: '/docs/errors', changelog: 'Changelog', reference: 'API reference', referenceHref: '/docs/en',
   },
 } as const;
 
@@ -38,7 +38,7 @@ export function inlineMarkdown(text: string): string {
 }
 
 function page(language: DocsLanguage, title: string, body: string): string {
-  return `<!DOCTYPE html>\n<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
+  return `<!DOCTYPE html>\n<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">`
     + `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>\n`;
 }
 
@@ -68,7 +68,7 @@ export function renderErrorCatalogue(language: DocsLanguage): string {
     const list = rows.map(([term, value]) => `<dt>${inlineMarkdown(term)}</dt><dd>${value}</dd>`).join('');
     return `<section id="${escapeHtml(code)}"><h2><a href="#${escapeHtml(code)}"><code>${escapeHtml(code)}</code></a></h2><dl>${list}</dl></section>`;
   });
-  const nav = `<nav><a href="${t.otherHref}" hreflang="${language === 'fr' ? 'en' : 'fr'}">${t.other}</a><a href="/docs/changelog">${t.changelog}</a></nav>`;
+  const nav = `<nav><a href="${t.referenceHref}">${escapeHtml(t.reference)}</a><a href="${t.otherHref}" hreflang="${language === 'fr' ? 'en' : 'fr'}">${t.other}</a><a href="/docs/changelog">${t.changelog}</a></nav>`;
   return page(language, t.title, `${nav}<h1>${escapeHtml(t.title)}</h1><p>${inlineMarkdown(t.intro)}</p>${sections.join('\n')}`);
 }
 
@@ -103,5 +103,25 @@ export function renderChangelog(markdown: string): string {
     }
   }
   closeList();
-  return page('en', 'Leadflow: changelog', `<nav><a href="/docs/errors">Erreurs</a><a href="/docs/en/errors">Errors</a></nav>${html.join('\n')}`);
+  return page('en', 'Leadflow: changelog', `<nav><a href="/docs">Référence</a><a href="/docs/en">Reference</a><a href="/docs/errors">Erreurs</a><a href="/docs/en/errors">Errors</a></nav>${html.join('\n')}`);
+}
+
+const REFERENCE = {
+  fr: { title: "Leadflow : référence de l'API v1", spec: '/openapi.json', other: 'English', otherHref: '/docs/en', errors: 'Erreurs', errorsHref: '/docs/errors', changelog: 'Journal des modifications' },
+  en: { title: 'Leadflow: API v1 reference', spec: '/openapi.en.json', other: 'Français', otherHref: '/docs', errors: 'Errors', errorsHref: '/docs/en/errors', changelog: 'Changelog' },
+} as const;
+
+/**
+ * The API reference page: Redoc's standalone bundle (served by the api at `/docs/redoc.standalone.js`,
+ * never from a CDN) renders the served public description of the language (`/openapi.json` or
+ * `/openapi.en.json`). No inline script (the `<redoc spec-url>` element initialises itself, so the
+ * service's CSP `script-src 'self'` holds); search is disabled (it needs a blob worker the CSP refuses).
+ */
+export function renderApiReference(language: DocsLanguage): string {
+  const t = REFERENCE[language];
+  const nav = '<nav style="padding:.5rem 1rem;font:14px system-ui,sans-serif;border-bottom:1px solid #ddd">'
+    + `<a href="${t.otherHref}">${t.other}</a> · <a href="${t.errorsHref}">${t.errors}</a> · <a href="/docs/changelog">${t.changelog}</a></nav>`;
+  return `<!DOCTYPE html>\n<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">`
+    + `<title>${escapeHtml(t.title)}</title><style>body{margin:0}</style></head><body>${nav}`
+    + `<redoc spec-url="${t.spec}" disable-search></redoc><script src="/docs/redoc.standalone.js"></script></body></html>\n`;
 }
