@@ -24,7 +24,8 @@ jest.setTimeout(120_000);
  * The docs pages in a real browser (issue 16, "Done when"): `/docs` and `/docs/en` render the API
  * reference with Redoc, `/docs/errors` and `/docs/changelog` show their content; every request the page
  * makes goes to the api itself (nothing from a CDN) and the service's CSP refuses nothing the page
- * needs. Screenshots land in `docs/screenshots/`.
+ * needs. With `DOCS_SCREENSHOTS=1`, screenshots are (re)written to `docs/screenshots/` (off by default so a
+ * test run leaves the tree clean).
  */
 describe('the docs pages in headless Chromium', () => {
   let api: TestApi;
@@ -37,7 +38,7 @@ describe('the docs pages in headless Chromium', () => {
     api = await TestApi.start({ PUBLIC_BASE_URL: base });
     await api.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    if (process.env.DOCS_SCREENSHOTS === '1') mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -66,7 +67,7 @@ describe('the docs pages in headless Chromium', () => {
     expect(response?.status()).toBe(200);
     await page.getByText(text, { exact: false }).first().waitFor({ timeout: 60_000 });
     if (path.startsWith('/docs/') && !path.includes('errors') && !path.includes('changelog')) await page.waitForTimeout(500);
-    await page.screenshot({ path: resolve(SCREENSHOTS, screenshot) });
+    if (process.env.DOCS_SCREENSHOTS === '1') await page.screenshot({ path: resolve(SCREENSHOTS, screenshot) });
     await page.close();
     expect(requests.filter((url) => !url.startsWith(base) && !url.startsWith('data:'))).toEqual([]);
     expect(problems).toEqual([]);
