@@ -74,8 +74,9 @@ export function renderErrorCatalogue(language: DocsLanguage): string {
 
 /**
  * Renders the changelog's markdown (the subset CHANGELOG.md uses: `#`/`##`/`###` headings, `- ` list
- * items, paragraphs, inline code and links) as one HTML page. Headings get ids (`[1.3.0] - 2026-11-24`
- * becomes `1.3.0---2026-11-24`-like slugs) so entries can be linked.
+ * items, paragraphs, inline code and links) as one HTML page. Headings get ids so entries can be linked:
+ * lower case, runs of other characters than letters, digits and dots as `-` (`## [2026-11-24]` is
+ * `#2026-11-24`, `## [Unreleased]` is `#unreleased`).
  */
 export function renderChangelog(markdown: string): string {
   const html: string[] = [];
