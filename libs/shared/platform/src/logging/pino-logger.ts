@@ -1,15 +1,45 @@
 import { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+
+/**
+ * Paths pino replaces with `[redacted]` in every log line (issue 17, item 4): credentials a log line
+ * could carry (an `Authorization` header, API keys, webhook secrets, passwords) and the bodies of emails
+ * (the logging transport used when `SMTP_URL` is unset records the email it would have sent: its
+ * recipients, subject and ids stay, its HTML and text do not).
+ */
+export const LOG_REDACT_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'authorization',
+  'apiKey',
+  'api_key',
+  '*.api_key',
+  'key',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+  'email.html',
+  'email.text',
+  'email.raw',
+  'html',
+  'text',
+];
 
 /**
  * The process's JSON logger (one line per entry; Fastify adds `reqId` to request logs). Lines go to
  * stdout through an asynchronous buffer (sonic-boom, flushed every few KiB and at exit), so a request
  * never waits for a terminal or a pipe; a process killed with SIGKILL can lose its last buffered lines.
- * `fatal` lines are flushed at once.
+ * `fatal` lines are flushed at once. Credentials and email bodies are redacted ({@link LOG_REDACT_PATHS}).
+ * `stream` replaces stdout (tests).
  */
-export function createRootLogger(level: string, name: string): Logger {
-  const destination = level === 'silent' ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const logger = pino({ name, level, base: { app: name }, timestamp: pino.stdTimeFunctions.isoTime }, destination ?? pino.destination(1));
+export function createRootLogger(level: string, name: string, stream?: DestinationStream): Logger {
+  const destination = stream || level === 'silent' ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const logger = pino(
+    { name, level, base: { app: name }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: [...LOG_REDACT_PATHS], censor: '[redacted]' } },
+    stream ?? destination ?? pino.destination(1),
+  );
   if (destination) {
     const fatal = logger.fatal.bind(logger);
     logger.fatal = ((...args: Parameters<typeof fatal>) => {
