@@ -213,6 +213,8 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     expect(await health(port)).toBe(200);
 
     const second = await waitFor('a new worker process', () => remember(workers()).find((proc) => proc.pid !== worker.pid), 10_000);
+    // The process may be seen before the supervisor's line about it has reached our pipe.
+    await waitFor('the supervisor reporting the second worker', () => output.includes(`[start] worker started (pid ${second.pid})`) || undefined, 5_000);
     expect(output).toContain(`[start] worker started (pid ${second.pid})`);
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${worker.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 1 s \\(restart 1 in a row\\)`));
     expect(workers()).toHaveLength(1);
@@ -221,6 +223,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     // Dead again within 60 s: the delay doubles.
     process.kill(second.pid, 'SIGKILL');
     const third = await waitFor('a third worker process', () => remember(workers()).find((proc) => proc.pid !== second.pid), 10_000);
+    await waitFor('the supervisor reporting the third worker', () => output.includes(`[start] worker started (pid ${third.pid})`) || undefined, 5_000);
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${second.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 2 s \\(restart 2 in a row\\)`));
     expect(output).toContain(`[start] worker started (pid ${third.pid})`);
     expect(workers()).toHaveLength(1);
