@@ -192,12 +192,13 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
     const entries = requeued.filter((entry) => byId.has(entry.eventId));
     if (entries.length === 0) return;
     const byConsumer = new Map<string, ConsumerBatch>();
+    const subscriptionOf = new Map(this.subscriptions.all().map((subscription) => [subscription.consumer, subscription] as const));
     let attempt = 0;
     for (const { eventId, consumers } of entries) {
       const row = byId.get(eventId) as ReconcileRow;
       attempt = Math.max(attempt, row.reconcile_attempts + 1);
       for (const consumer of consumers) {
-        const subscription = this.subscriptions.all().find((candidate) => candidate.consumer === consumer);
+        const subscription = subscriptionOf.get(consumer);
         if (!subscription) continue;
         let batch = byConsumer.get(consumer);
         if (!batch) byConsumer.set(consumer, (batch = { subscription, events: [] }));

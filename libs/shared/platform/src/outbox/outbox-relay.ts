@@ -241,7 +241,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       maxRetriesPerRequest: 1,
       connectTimeout: this.settings.enqueueTimeoutMs,
       retryStrategy: (times: number) => Math.min(200 * times, 5000),
-      lazyConnect: false,
     }).on('error', () => undefined); // connection errors surface as failed passes, logged below
     return this.connection;
   }
