@@ -4,3 +4,4 @@
  */
 export * from './webhook-event-catalog';
 export * from './webhook-deliveries.query';
+export * from './redeliver-webhook-delivery.command';
