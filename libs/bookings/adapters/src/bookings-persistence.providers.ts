@@ -1,23 +1,19 @@
 import {
   BookingDirectory,
-  BookingJournal,
   BookingMailer,
   BookingRepository,
   BookingsReadModel,
-  BookingUnitOfWork,
   CalendarRepository,
   ExternalCalendarPort,
 } from '@leadflow/bookings-core';
 import {
   CqrsBookingDirectory,
   CqrsBookingMailer,
-  PlatformBookingJournal,
-  PlatformBookingUnitOfWork,
 } from './infrastructure/cqrs/cqrs-booking-collaborators';
 import { PostgresBookingRepository, PostgresBookingsReadModel, PostgresCalendarRepository } from './infrastructure/persistence/postgres-bookings.repository';
 import { PostgresExternalCalendarAdapter } from './infrastructure/persistence/postgres-external-calendar.adapter';
 
-/** The bookings ports on PostgreSQL, the other contexts' buses and the platform journal (api and worker alike). */
+/** The bookings ports on PostgreSQL and the other contexts' buses (api and worker alike); `UnitOfWork` and `Journal` come from PlatformModule. */
 export const BOOKINGS_PROVIDERS = [
   { provide: CalendarRepository, useClass: PostgresCalendarRepository },
   { provide: BookingRepository, useClass: PostgresBookingRepository },
@@ -25,6 +21,4 @@ export const BOOKINGS_PROVIDERS = [
   { provide: ExternalCalendarPort, useClass: PostgresExternalCalendarAdapter },
   { provide: BookingDirectory, useClass: CqrsBookingDirectory },
   { provide: BookingMailer, useClass: CqrsBookingMailer },
-  { provide: BookingJournal, useClass: PlatformBookingJournal },
-  { provide: BookingUnitOfWork, useClass: PlatformBookingUnitOfWork },
 ];

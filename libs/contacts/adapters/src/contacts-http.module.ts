@@ -4,7 +4,6 @@ import {
   CONTACTS_HANDLERS,
   ContactExternalIds,
   ContactStageRepository,
-  ContactJournal,
   ContactsReadModel,
   ContactsRepository,
   EmailUnsubscribes,
@@ -12,7 +11,6 @@ import {
   LeadCaptureSettings,
   PresuasionSubmissionRepository,
   PresuasionSubmissionsReadModel,
-  UnitOfWork,
 } from '@leadflow/contacts-core';
 import { CachedLeadCaptureSettings } from './infrastructure/cache/cached-lead-capture.settings';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
@@ -23,7 +21,6 @@ import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-
 import { TypeOrmEmailUnsubscribes } from './infrastructure/persistence/typeorm-email-unsubscribes';
 import { TypeOrmLeadCaptureLog } from './infrastructure/persistence/typeorm-lead-capture.log';
 import { TypeOrmPresuasionSubmissions } from './infrastructure/persistence/typeorm-presuasion-submissions';
-import { PlatformContactJournal, PlatformUnitOfWork } from './infrastructure/platform-journal';
 import { ContactsController } from './interface/http/contacts.controller';
 import { LeadsController } from './interface/http/leads.controller';
 import { PresuasionSubmissionsController } from './interface/http/presuasion-submissions.controller';
@@ -38,8 +35,6 @@ import { TagsController } from './interface/http/tags.controller';
     { provide: ContactsRepository, useClass: TypeOrmContactsRepository },
     { provide: ContactStageRepository, useClass: TypeOrmContactStageRepository },
     { provide: ContactsReadModel, useClass: TypeOrmContactsReadModel },
-    { provide: UnitOfWork, useClass: PlatformUnitOfWork },
-    { provide: ContactJournal, useClass: PlatformContactJournal },
     { provide: EmailUnsubscribes, useClass: TypeOrmEmailUnsubscribes },
     { provide: LeadCaptureLog, useClass: TypeOrmLeadCaptureLog },
     { provide: LeadCaptureSettings, useClass: CachedLeadCaptureSettings },

@@ -4,13 +4,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CONTACT_EVENTS } from '@leadflow/contacts-contracts';
 import {
   CONTACTS_JOB_HANDLERS,
-  ContactJournal,
   ContactsReadModel,
   ContactsRepository,
   ContactStageRepository,
   LeadScoreRepository,
   SmsFollowUpPort,
-  UnitOfWork,
 } from '@leadflow/contacts-core';
 import { OutboxSubscriptionModule } from '@leadflow/shared-platform';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
@@ -18,7 +16,6 @@ import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-
 import { TypeOrmContactStageRepository } from './infrastructure/persistence/typeorm-contact-stage.repository';
 import { TypeOrmContactsReadModel } from './infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmLeadScoreRepository } from './infrastructure/persistence/typeorm-lead-score.repository';
-import { PlatformContactJournal, PlatformUnitOfWork } from './infrastructure/platform-journal';
 import { PostgresSmsFollowUpAdapter } from './infrastructure/sms/postgres-sms-follow-up.adapter';
 import { LEAD_FOLLOW_UP_CONSUMER } from './interface/jobs/lead-follow-up.job';
 import { LeadFollowUpProcessor } from './interface/jobs/lead-follow-up.processor';
@@ -50,8 +47,6 @@ import { LeadScoreReviewScheduler } from './interface/jobs/lead-score-review.sch
     // the published commands the automations engine dispatches in the worker (CONTACTS_JOB_HANDLERS)
     { provide: ContactStageRepository, useClass: TypeOrmContactStageRepository },
     { provide: ContactsReadModel, useClass: TypeOrmContactsReadModel },
-    { provide: UnitOfWork, useClass: PlatformUnitOfWork },
-    { provide: ContactJournal, useClass: PlatformContactJournal },
     { provide: SmsFollowUpPort, useClass: PostgresSmsFollowUpAdapter },
     { provide: LeadScoreRepository, useClass: TypeOrmLeadScoreRepository },
     LeadFollowUpProcessor,

@@ -4,13 +4,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { MoveContactToStageCommand } from '@leadflow/contacts-contracts';
 import { Contact, MoveContactToStageHandler } from '@leadflow/contacts-core';
-import { Actor, AccountId, asAccountId, FixedClock, IntegrationEvent, newId } from '@leadflow/shared-kernel';
-import { JournalWriter, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
+import { Actor, AccountId, asAccountId, FixedClock, IntegrationEvent, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { JournalWriter, OutboxWriter, PlatformJournal, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { TypeOrmContactStageRepository } from '../src/infrastructure/persistence/typeorm-contact-stage.repository';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
-import { PlatformContactJournal, PlatformUnitOfWork } from '../src/infrastructure/platform-journal';
 
 /** A stage move on real PostgreSQL: the SQL of TypeOrmContactStageRepository and the all-or-nothing transaction. */
 describe('contact stage moves (TypeOrmContactStageRepository, one transaction)', () => {
@@ -38,7 +37,7 @@ describe('contact stage moves (TypeOrmContactStageRepository, one transaction)',
     services = await createTestServices();
     @Module({
       imports: [PlatformModule.forRoot({ config: services.config(), clock }), TypeOrmModule.forFeature(CONTACTS_RECORDS)],
-      providers: [TypeOrmContactsRepository, TypeOrmContactStageRepository, PlatformUnitOfWork],
+      providers: [TypeOrmContactsRepository, TypeOrmContactStageRepository],
     })
     class TestModule {}
     context = await NestFactory.createApplicationContext(TestModule, { logger: false, abortOnError: false });
@@ -77,8 +76,8 @@ describe('contact stage moves (TypeOrmContactStageRepository, one transaction)',
         throw new Error(`outbox unavailable (${events.length})`);
       },
     } as unknown as JournalWriter;
-    const journal = new PlatformContactJournal(failingJournal);
-    const handler = new MoveContactToStageHandler(contacts, stages, context.get(PlatformUnitOfWork), journal, clock);
+    const journal = new PlatformJournal(failingJournal, context.get(OutboxWriter));
+    const handler = new MoveContactToStageHandler(contacts, stages, context.get(UnitOfWork), journal, clock);
     const before = await row(id);
     await expect(
       handler.execute(new MoveContactToStageCommand(A, id, { pipelineId: PIPELINE, stageId: FIRST, acceptsDisqualifiedLeads: false }, ACTOR)),
@@ -87,7 +86,7 @@ describe('contact stage moves (TypeOrmContactStageRepository, one transaction)',
     expect(await dataSource.query(`SELECT id FROM platform.activity_log WHERE contact_id = $1`, [id])).toEqual([]);
     expect(await dataSource.query(`SELECT id FROM platform.outbox WHERE payload->>'contact_id' = $1`, [id])).toEqual([]);
 
-    const ok = new MoveContactToStageHandler(contacts, stages, context.get(PlatformUnitOfWork), new PlatformContactJournal(context.get(JournalWriter)), clock);
+    const ok = new MoveContactToStageHandler(contacts, stages, context.get(UnitOfWork), new PlatformJournal(context.get(JournalWriter), context.get(OutboxWriter)), clock);
     await ok.execute(new MoveContactToStageCommand(A, id, { pipelineId: PIPELINE, stageId: FIRST, acceptsDisqualifiedLeads: false }, ACTOR));
     expect(await row(id)).toMatchObject({ stage_id: FIRST, ai_follow_up_stopped_at: clock.now() });
     expect(await dataSource.query(`SELECT type FROM platform.activity_log WHERE contact_id = $1`, [id])).toEqual([{ type: 'stage_changed' }]);

@@ -13,7 +13,6 @@ import {
   RecomputeLeadScoreHandler,
   ReviewDueLeadScoresCommand,
   ReviewDueLeadScoresHandler,
-  UnitOfWork,
 } from '@leadflow/contacts-core';
 import { AccountId, asAccountId, FixedClock, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { ActivityLogWriter, PlatformModule, TransactionHost } from '@leadflow/shared-platform';
@@ -21,7 +20,6 @@ import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
 import { TypeOrmLeadScoreRepository } from '../src/infrastructure/persistence/typeorm-lead-score.repository';
-import { PlatformUnitOfWork } from '../src/infrastructure/platform-journal';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -49,7 +47,6 @@ describe('lead score recompute (TypeOrmLeadScoreRepository)', () => {
       providers: [
         TypeOrmContactsRepository,
         { provide: LeadScoreRepository, useClass: TypeOrmLeadScoreRepository },
-        { provide: UnitOfWork, useClass: PlatformUnitOfWork },
         RecomputeLeadScoreHandler,
         ReviewDueLeadScoresHandler,
       ],

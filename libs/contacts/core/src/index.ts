@@ -18,7 +18,6 @@ export * from './application/ports/email-unsubscribes.port';
 export * from './application/ports/lead-capture.ports';
 export * from './application/ports/lead-capture-settings.port';
 export * from './application/ports/lead-score.port';
-export * from './application/ports/unit-of-work.port';
 export * from './application/queries/contact.queries';
 export * from './application/views';
 export * from './domain/contact-stage';

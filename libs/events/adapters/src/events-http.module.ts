@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { EVENTS_HANDLERS, EventsJournal, EventsRepository, EventsUnitOfWork } from '@leadflow/events-core';
+import { EVENTS_HANDLERS, EventsRepository } from '@leadflow/events-core';
 import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-events.repository';
-import { PlatformEventsJournal, PlatformEventsUnitOfWork } from './infrastructure/platform-journal';
 import { CustomEventsController } from './interface/http/custom-events.controller';
 import { EventRegistrationsAdminController } from './interface/http/event-registrations-admin.controller';
 import { EventRegistrationsController } from './interface/http/event-registrations.controller';
@@ -18,8 +17,6 @@ import { ServiceSignatureGuard } from './interface/http/service-signature.guard'
     ...EVENTS_HANDLERS,
     ServiceSignatureGuard,
     { provide: EventsRepository, useClass: TypeOrmEventsRepository },
-    { provide: EventsUnitOfWork, useClass: PlatformEventsUnitOfWork },
-    { provide: EventsJournal, useClass: PlatformEventsJournal },
   ],
 })
 export class EventsHttpModule {}

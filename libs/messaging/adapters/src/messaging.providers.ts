@@ -6,12 +6,10 @@ import {
   EmailThreadRepository,
   EmailThreadsReadModel,
   MessagingDirectory,
-  MessagingOutbox,
   OutgoingEmailRepository,
   OutgoingEmailsReadModel,
   SenderRepository,
   TestSendLedger,
-  UnitOfWork,
 } from '@leadflow/messaging-core';
 import { ActivityLogContactHistory, CqrsMessagingDirectory } from './infrastructure/cqrs/cqrs-messaging-directory';
 import { MESSAGING_CONVERSATION_RECORDS } from './infrastructure/persistence/conversation.record';
@@ -23,18 +21,15 @@ import { SenderRecord } from './infrastructure/persistence/sender.record';
 import { TypeOrmOutgoingEmailRepository } from './infrastructure/persistence/typeorm-outgoing-email.repository';
 import { TypeOrmOutgoingEmailsReadModel } from './infrastructure/persistence/typeorm-outgoing-emails.read-model';
 import { TypeOrmSenderRepository } from './infrastructure/persistence/typeorm-sender.repository';
-import { PlatformMessagingOutbox, PlatformUnitOfWork } from './infrastructure/platform-unit-of-work';
 
 /** TypeORM records of the messaging schema. */
 export const MESSAGING_RECORDS = [SenderRecord, ...MESSAGING_EMAIL_RECORDS, EmailThreadRecord, ...MESSAGING_CONVERSATION_RECORDS];
 
-/** The ports of messaging core on PostgreSQL and the platform's unit of work and outbox (api and worker alike). */
+/** The ports of messaging core on PostgreSQL (api and worker alike); `UnitOfWork` and `Journal` come from PlatformModule. */
 export const MESSAGING_PERSISTENCE: Provider[] = [
   { provide: SenderRepository, useClass: TypeOrmSenderRepository },
   { provide: OutgoingEmailRepository, useClass: TypeOrmOutgoingEmailRepository },
   { provide: OutgoingEmailsReadModel, useClass: TypeOrmOutgoingEmailsReadModel },
-  { provide: UnitOfWork, useClass: PlatformUnitOfWork },
-  { provide: MessagingOutbox, useClass: PlatformMessagingOutbox },
   { provide: EmailThreadRepository, useClass: TypeOrmEmailThreadRepository },
   { provide: EmailThreadsReadModel, useClass: TypeOrmEmailThreadsReadModel },
   { provide: TestSendLedger, useClass: TypeOrmTestSendLedger },

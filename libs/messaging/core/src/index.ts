@@ -5,7 +5,6 @@ export * from './application/ports/email-transport.port';
 export * from './application/ports/outgoing-email.repository.port';
 export * from './application/ports/outgoing-emails.read-model.port';
 export * from './application/ports/sender.repository.port';
-export * from './application/ports/unit-of-work.port';
 export * from './domain/delivery-failure';
 export * from './domain/email-html';
 export * from './domain/messaging.errors';

@@ -1,12 +1,9 @@
-import { QuoteJournal, QuoteRepository, QuotesReadModel, QuoteUnitOfWork } from '@leadflow/quotes-core';
-import { PlatformQuoteJournal, PlatformQuoteUnitOfWork } from './infrastructure/platform-journal';
+import { QuoteRepository, QuotesReadModel } from '@leadflow/quotes-core';
 import { TypeOrmQuoteRepository } from './infrastructure/persistence/typeorm-quote.repository';
 import { TypeOrmQuotesReadModel } from './infrastructure/persistence/typeorm-quotes.read-model';
 
-/** The quotes ports on PostgreSQL and the platform journal (api and worker alike). */
+/** The quotes ports on PostgreSQL (api and worker alike); `UnitOfWork` and `Journal` come from PlatformModule. */
 export const QUOTES_PERSISTENCE_PROVIDERS = [
   { provide: QuoteRepository, useClass: TypeOrmQuoteRepository },
   { provide: QuotesReadModel, useClass: TypeOrmQuotesReadModel },
-  { provide: QuoteUnitOfWork, useClass: PlatformQuoteUnitOfWork },
-  { provide: QuoteJournal, useClass: PlatformQuoteJournal },
 ];

@@ -2,7 +2,6 @@ export * from './application/commands/lead-action.handlers';
 export * from './application/commands/quote.commands';
 export * from './application/html';
 export * from './application/ports/quote-collaborators.port';
-export * from './application/ports/quote-journal.port';
 export * from './application/ports/quote.repository.port';
 export * from './application/ports/quotes.read-model.port';
 export * from './application/public-token';

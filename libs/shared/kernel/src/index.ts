@@ -7,3 +7,4 @@ export * from './integration-event';
 export * from './page';
 export * from './phone';
 export * from './uuid';
+export * from './unit-of-work';

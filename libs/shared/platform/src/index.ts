@@ -2,6 +2,7 @@ export * from './cache/account-cache-invalidation';
 export * from './activity/activity-log.record';
 export * from './activity/activity-log.writer';
 export * from './activity/journal.writer';
+export * from './activity/platform-journal';
 export * from './config/app-config';
 export * from './database/data-source.factory';
 export * from './database/ensure-database';

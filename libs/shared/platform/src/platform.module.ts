@@ -1,10 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Clock, SystemClock } from '@leadflow/shared-kernel';
+import { Clock, Journal, SystemClock, UnitOfWork } from '@leadflow/shared-kernel';
 import { ActivityLogRecord } from './activity/activity-log.record';
 import { ActivityLogWriter } from './activity/activity-log.writer';
 import { JournalWriter } from './activity/journal.writer';
+import { PlatformJournal } from './activity/platform-journal';
 import { AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.factory';
 import { TransactionHost } from './database/transaction-host';
@@ -26,7 +27,7 @@ export interface PlatformModuleOptions {
 /**
  * Global infrastructure shared by the api and the worker: configuration, clock, the TypeORM data
  * source (entities auto-loaded from each context's `TypeOrmModule.forFeature`), the unit of work,
- * outbox, activity-log and journal (both in one statement) writers, Redis, rate limits, idempotency store and the CQRS buses.
+ * outbox, activity-log and journal (both in one statement) writers, the kernel's `UnitOfWork` and `Journal` ports, Redis, rate limits, idempotency store and the CQRS buses.
  */
 @Global()
 @Module({})
@@ -39,6 +40,9 @@ export class PlatformModule {
       OutboxWriter,
       ActivityLogWriter,
       JournalWriter,
+      // The kernel's write ports, bound once for every context (issue 14, item 1).
+      { provide: UnitOfWork, useExisting: TransactionHost },
+      { provide: Journal, useClass: PlatformJournal },
       RedisConnection,
       AccountCacheInvalidation,
       RateLimits,

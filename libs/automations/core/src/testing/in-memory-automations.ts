@@ -1,11 +1,9 @@
-import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
 import type { StoredTrigger } from '../domain/automation-definition';
 import { AutomationCollaborators, AutomationContact, ResolvedStage } from '../application/ports/automation-effects.port';
 import {
-  AutomationOutbox,
   AutomationRecordState,
   AutomationStore,
-  AutomationUnitOfWork,
   ExecutionRun,
   NewExecution,
   StaleExecution,
@@ -95,21 +93,6 @@ export class InMemoryAutomationStore extends AutomationStore {
   }
   findStale(): Promise<StaleExecution[]> {
     return this.unsupported();
-  }
-}
-
-export class InMemoryAutomationOutbox extends AutomationOutbox {
-  readonly events: IntegrationEvent[] = [];
-
-  async append(events: readonly IntegrationEvent[]): Promise<void> {
-    this.events.push(...events);
-  }
-}
-
-/** Runs the work directly (no transaction in memory). */
-export class DirectUnitOfWork extends AutomationUnitOfWork {
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return work();
   }
 }
 

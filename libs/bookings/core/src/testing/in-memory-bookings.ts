@@ -1,4 +1,4 @@
-import type { AccountId, Actor, IntegrationEvent, KeysetPosition, Page } from '@leadflow/shared-kernel';
+import type { AccountId, Actor, KeysetPosition, Page } from '@leadflow/shared-kernel';
 import type { BookingView } from '@leadflow/bookings-contracts';
 import type { ContactBookingProfile } from '@leadflow/contacts-contracts';
 import type { OutgoingEmailRequest } from '@leadflow/messaging-contracts';
@@ -6,11 +6,8 @@ import type { Calendar } from '../domain/calendar';
 import {
   BookingDirectory,
   BookingGuest,
-  BookingJournal,
-  BookingJournalEntry,
   BookingMailer,
   BookingTeamMember,
-  BookingUnitOfWork,
 } from '../application/ports/booking-collaborators.port';
 import {
   BookingListFilter,
@@ -145,21 +142,6 @@ export class FakeBookingMailer extends BookingMailer {
   async queue(_: AccountId, email: OutgoingEmailRequest): Promise<boolean> {
     this.sent.push(email);
     return true;
-  }
-}
-
-export class FakeBookingJournal extends BookingJournal {
-  readonly entries: BookingJournalEntry[] = [];
-  readonly events: IntegrationEvent[] = [];
-  async record(_: AccountId, entries: readonly BookingJournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    this.entries.push(...entries);
-    this.events.push(...events);
-  }
-}
-
-export class PassThroughUnitOfWork extends BookingUnitOfWork {
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return work();
   }
 }
 

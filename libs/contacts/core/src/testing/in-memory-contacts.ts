@@ -1,9 +1,9 @@
 import { AccountId, IntegrationEvent, newId, Page } from '@leadflow/shared-kernel';
+import type { JournalRow, SnapshotStore } from '@leadflow/shared-testing/fakes';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
 import { ContactsRepository, IdentityOwner, NoteState, TagState } from '../application/ports/contacts.repository.port';
 import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
-import { ContactJournal, JournalEntry, UnitOfWork } from '../application/ports/unit-of-work.port';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
 import type { Identity, IdentityKind } from '../domain/contact-identity';
@@ -19,14 +19,14 @@ interface IdentityRow {
 }
 
 /** Every row of the fakes, one object so a unit of work can snapshot and restore it. */
-export class InMemoryContactsStore {
+export class InMemoryContactsStore implements SnapshotStore {
   contacts: ContactState[] = [];
   identities: IdentityRow[] = [];
   definitions: (CustomFieldDefinition & { accountId: string })[] = [];
   tags: (TagState & { accountId: string })[] = [];
   contactTags: { accountId: string; contactId: string; tagId: string }[] = [];
   notes: (NoteState & { accountId: string })[] = [];
-  entries: (JournalEntry & { accountId: string; id: string })[] = [];
+  entries: JournalRow[] = [];
   events: IntegrationEvent[] = [];
   captures: (LeadCaptureRecord & { accountId: string })[] = [];
   handOffs: (SmsHandOff & { accountId: string })[] = [];
@@ -50,36 +50,6 @@ export class InMemoryContactsStore {
   commitConcurrently(change: (store: InMemoryContactsStore) => void): void {
     change(this);
     this.concurrent.push(change);
-  }
-}
-
-/** Runs the work and restores the store when it throws (a rolled-back transaction). */
-export class InMemoryUnitOfWork extends UnitOfWork {
-  constructor(private readonly store: InMemoryContactsStore) {
-    super();
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const before = this.store.snapshot();
-    try {
-      return await work();
-    } catch (error) {
-      this.store.restore(before);
-      throw error;
-    }
-  }
-}
-
-export class InMemoryContactJournal extends ContactJournal {
-  constructor(private readonly store: InMemoryContactsStore) {
-    super();
-  }
-
-  async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<string[]> {
-    const rows = entries.map((entry) => ({ ...entry, accountId, id: entry.id ?? newId() }));
-    this.store.entries.push(...rows);
-    this.store.events.push(...events);
-    return rows.map((row) => row.id);
   }
 }
 

@@ -1,5 +1,5 @@
-import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
-import { CustomEventState, EventsJournal, EventsRepository, EventsUnitOfWork, RegistrationState } from '../application/ports/events.ports';
+import type { AccountId } from '@leadflow/shared-kernel';
+import { CustomEventState, EventsRepository, RegistrationState } from '../application/ports/events.ports';
 import type { EventState } from '../domain/registration-rules';
 
 /** {@link EventsRepository} in memory (unit tests of the handlers). */
@@ -45,31 +45,5 @@ export class InMemoryEventsRepository extends EventsRepository {
 
   async insertCustomEvent(event: CustomEventState): Promise<void> {
     this.customEvents.push({ ...event });
-  }
-}
-
-/** Runs the work at once; a throw leaves what the fakes recorded (the handlers' tests check the refusals write nothing before). */
-export class ImmediateUnitOfWork extends EventsUnitOfWork {
-  runs = 0;
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    this.runs += 1;
-    return work();
-  }
-}
-
-/** {@link EventsJournal} in memory. */
-export class InMemoryEventsJournal extends EventsJournal {
-  readonly entries: { accountId: string; contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[] = [];
-  readonly events: IntegrationEvent[] = [];
-
-  async record(
-    accountId: AccountId,
-    entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[],
-    events: readonly IntegrationEvent[] = [],
-  ): Promise<string[]> {
-    this.entries.push(...entries.map((entry) => ({ accountId, ...entry })));
-    this.events.push(...events);
-    return entries.map((_, index) => `entry-${this.entries.length - entries.length + index}`);
   }
 }

@@ -1,62 +1,20 @@
-import type { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
+import type { AccountId } from '@leadflow/shared-kernel';
+import { InMemoryStore } from '@leadflow/shared-testing/fakes';
 import type { SenderView } from '@leadflow/messaging-contracts';
 import { EmailTransport, TransportReceipt } from '../application/ports/email-transport.port';
 import { EmailThreadRepository, ThreadMessage } from '../application/ports/email-threads.ports';
 import { TestSendLedger, TestSendUsage } from '../application/ports/test-send-ledger.port';
 import { DeliverySettlement, EmailStatusChange, OutgoingEmailRepository } from '../application/ports/outgoing-email.repository.port';
 import { SenderRepository } from '../application/ports/sender.repository.port';
-import { MessagingOutbox, UnitOfWork } from '../application/ports/unit-of-work.port';
 import type { OutgoingEmailState, OutgoingMessage } from '../domain/outgoing-email';
 import type { ExistingSender, Sender } from '../domain/sender.entity';
 
-/** Every row of the fakes, one object so a unit of work can snapshot and restore it. */
-export class InMemoryMessagingStore {
+/** Every row of the fakes, one object so a unit of work can snapshot and restore it (events: the journal's). */
+export class InMemoryMessagingStore extends InMemoryStore {
   senders: (Sender & { accountId: string })[] = [];
   emails: OutgoingEmailState[] = [];
   changes: (EmailStatusChange & { accountId: string })[] = [];
-  events: IntegrationEvent[] = [];
   threads: { id: string; accountId: string; address: string; participants: string[]; subject: string; contactId: string | null; messageCount: number; lastMessageAt: Date; createdAt: Date }[] = [];
-
-  snapshot(): string {
-    return JSON.stringify({ senders: this.senders, emails: this.emails, changes: this.changes, events: this.events, threads: this.threads });
-  }
-
-  restore(snapshot: string): void {
-    Object.assign(this, JSON.parse(snapshot, (_, value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T.*Z$/.test(value) ? new Date(value) : value)));
-  }
-}
-
-/** Runs the work and restores the store when it throws (a rolled-back transaction); nested runs join. */
-export class InMemoryUnitOfWork extends UnitOfWork {
-  private depth = 0;
-
-  constructor(private readonly store: InMemoryMessagingStore) {
-    super();
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.depth > 0) return work();
-    const before = this.store.snapshot();
-    this.depth += 1;
-    try {
-      return await work();
-    } catch (error) {
-      this.store.restore(before);
-      throw error;
-    } finally {
-      this.depth -= 1;
-    }
-  }
-}
-
-export class InMemoryMessagingOutbox extends MessagingOutbox {
-  constructor(private readonly store: InMemoryMessagingStore) {
-    super();
-  }
-
-  async append(events: readonly IntegrationEvent[]): Promise<void> {
-    this.store.events.push(...events);
-  }
 }
 
 export class InMemorySenderRepository extends SenderRepository {

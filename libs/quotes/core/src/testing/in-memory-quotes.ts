@@ -1,4 +1,5 @@
-import { AccountId, Actor, DomainError, IntegrationEvent, newId, Page } from '@leadflow/shared-kernel';
+import { AccountId, Actor, DomainError, newId, Page } from '@leadflow/shared-kernel';
+import { InMemoryStore } from '@leadflow/shared-testing/fakes';
 import type { ContactCard, FoundOrCreatedContact, ProspectIdentity } from '@leadflow/contacts-contracts';
 import type { OutgoingEmailRequest, QueuedEmail } from '@leadflow/messaging-contracts';
 import type { QuoteView } from '@leadflow/quotes-contracts';
@@ -10,66 +11,21 @@ import {
   QuotePublicLinks,
   QuoteSalesRep,
 } from '../application/ports/quote-collaborators.port';
-import { QuoteJournal, QuoteJournalEntry, QuoteUnitOfWork } from '../application/ports/quote-journal.port';
 import { QuotePayment, QuoteRepository, QuoteRowLockedError } from '../application/ports/quote.repository.port';
 import { QuoteListFilter, QuotesReadModel } from '../application/ports/quotes.read-model.port';
 import { derivePublicToken } from '../application/public-token';
 import { toQuoteView } from '../application/views';
 import type { QuoteState } from '../domain/quote.aggregate';
 
-/** Every row the fakes hold, one object so a unit of work can snapshot and restore it. */
-export class InMemoryQuotesStore {
+/** Every row the fakes hold, one object so a unit of work can snapshot and restore it (entries and events: the journal's). */
+export class InMemoryQuotesStore extends InMemoryStore {
   quotes: QuoteState[] = [];
   sequences: Record<string, number> = {};
   payments: (QuotePayment & { accountId: string })[] = [];
-  entries: (QuoteJournalEntry & { accountId: string })[] = [];
-  events: IntegrationEvent[] = [];
   /** Emails queued through the fake mailer. */
   emails: (OutgoingEmailRequest & { accountId: string; id: string })[] = [];
   /** Contacts the fake contacts context created. */
   createdContacts: (ProspectIdentity & { id: string; accountId: string })[] = [];
-
-  snapshot(): string {
-    return JSON.stringify(this);
-  }
-
-  restore(snapshot: string): void {
-    Object.assign(this, JSON.parse(snapshot, (_, value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T.*Z$/.test(value) ? new Date(value) : value)));
-  }
-}
-
-/** Runs the work and restores the store when it throws (a rolled-back transaction). Nested runs join. */
-export class InMemoryQuoteUnitOfWork extends QuoteUnitOfWork {
-  private depth = 0;
-
-  constructor(private readonly store: InMemoryQuotesStore) {
-    super();
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.depth > 0) return work();
-    const before = this.store.snapshot();
-    this.depth += 1;
-    try {
-      return await work();
-    } catch (error) {
-      this.store.restore(before);
-      throw error;
-    } finally {
-      this.depth -= 1;
-    }
-  }
-}
-
-export class InMemoryQuoteJournal extends QuoteJournal {
-  constructor(private readonly store: InMemoryQuotesStore) {
-    super();
-  }
-
-  async record(accountId: AccountId, entries: readonly QuoteJournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    this.store.entries.push(...entries.map((entry) => ({ ...entry, accountId })));
-    this.store.events.push(...events);
-  }
 }
 
 /** {@link QuoteRepository} over arrays; `locked` ids answer a `nowait` read like a row another transaction holds. */

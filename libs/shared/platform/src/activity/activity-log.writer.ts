@@ -1,21 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, AccountId, Clock, newId } from '@leadflow/shared-kernel';
+import { AccountId, Clock, JournalEntry, newId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '../database/transaction-host';
 import { activityParams, insertActivitySql } from './journal-statements';
 
 /** One parameterised statement for any number of entries (the same SQL text whatever the count). */
 const INSERT_ENTRIES = insertActivitySql(1);
 
-export interface ActivityEntry {
-  /** The entry's id (a UUID) when the caller needs it before writing (e.g. to reference it in the same transaction); a new one by default. */
-  id?: string;
-  contactId: string | null;
-  type: string;
-  actor: Actor;
-  data?: Record<string, unknown>;
-  /** Defaults to the clock's now (UTC). */
-  at?: Date;
-}
+/** An activity-log / timeline entry: the kernel's {@link JournalEntry}. */
+export type ActivityEntry = JournalEntry;
 
 /**
  * Writes activity-log / timeline entries through the current unit of work, all of them in one INSERT

@@ -2,8 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { UnitOfWork } from '@leadflow/shared-kernel';
 
-interface UnitOfWork {
+interface OpenTransaction {
   manager: EntityManager;
   /** Run once the outermost transaction has committed (never after a rollback). */
   afterCommit: (() => unknown)[];
@@ -19,15 +20,20 @@ interface UnitOfWork {
  * process creates while it is enabled (about a tenth of the CPU of a cheap request such as `GET /v1/me`).
  * So the storage is disabled whenever no transaction is open, and a request that writes nothing never
  * pays for it (issue 11).
+ *
+ * It is the platform's binding of the kernel's {@link UnitOfWork} port (PlatformModule provides
+ * `UnitOfWork` as this instance), so handlers in core depend on the port only.
  */
 @Injectable()
-export class TransactionHost {
+export class TransactionHost extends UnitOfWork {
   private readonly logger = new Logger('TransactionHost');
-  private readonly storage = new AsyncLocalStorage<UnitOfWork>();
+  private readonly storage = new AsyncLocalStorage<OpenTransaction>();
   /** Outermost transactions in progress in this process. */
   private open = 0;
 
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+    super();
+  }
 
   get manager(): EntityManager {
     return this.storage.getStore()?.manager ?? this.dataSource.manager;

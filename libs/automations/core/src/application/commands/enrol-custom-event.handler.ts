@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { CustomEventEnrolment, EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { CUSTOM_EVENT_DEDUP_SECONDS } from '../../domain/trigger-limits';
-import { AutomationOutbox, AutomationStore, AutomationUnitOfWork } from '../ports/automation-store.port';
+import { AutomationStore } from '../ports/automation-store.port';
 import { createExecution, enrolmentLockKey } from './enrolment';
 
 /**
@@ -17,8 +17,8 @@ import { createExecution, enrolmentLockKey } from './enrolment';
 export class EnrolCustomEventHandler implements ICommandHandler<EnrolCustomEventCommand> {
   constructor(
     private readonly store: AutomationStore,
-    private readonly outbox: AutomationOutbox,
-    private readonly unitOfWork: AutomationUnitOfWork,
+    private readonly outbox: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

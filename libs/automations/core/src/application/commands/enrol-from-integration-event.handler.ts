@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, isUuid } from '@leadflow/shared-kernel';
+import { Clock, isUuid, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS, STAGE_CHANGED_EVENT } from '@leadflow/contacts-contracts';
 import type { AutomationRecordState } from '../ports/automation-store.port';
-import { AutomationOutbox, AutomationStore, AutomationUnitOfWork } from '../ports/automation-store.port';
+import { AutomationStore } from '../ports/automation-store.port';
 import { AutomationCollaborators } from '../ports/automation-effects.port';
 import { EnrolFromIntegrationEventCommand } from './automation.commands';
 import { createExecution, enrolmentLockKey } from './enrolment';
@@ -24,8 +24,8 @@ import { createExecution, enrolmentLockKey } from './enrolment';
 export class EnrolFromIntegrationEventHandler implements ICommandHandler<EnrolFromIntegrationEventCommand> {
   constructor(
     private readonly store: AutomationStore,
-    private readonly outbox: AutomationOutbox,
-    private readonly unitOfWork: AutomationUnitOfWork,
+    private readonly outbox: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly collaborators: AutomationCollaborators,
     private readonly clock: Clock,
   ) {}

@@ -1,7 +1,8 @@
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
 import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { AutomationRecordState } from '../ports/automation-store.port';
-import { DirectUnitOfWork, FakeAutomationCollaborators, InMemoryAutomationOutbox, InMemoryAutomationStore } from '../../testing/in-memory-automations';
+import { FakeAutomationCollaborators, InMemoryAutomationStore } from '../../testing/in-memory-automations';
 import { TriggerAutomationCommand } from './automation.commands';
 import { EnrolCustomEventHandler } from './enrol-custom-event.handler';
 import { TriggerAutomationHandler } from './trigger-automation.handler';
@@ -16,21 +17,21 @@ function automation(overrides: Partial<AutomationRecordState> = {}): AutomationR
 
 describe('enrolment handlers (in-memory ports)', () => {
   let store: InMemoryAutomationStore;
-  let outbox: InMemoryAutomationOutbox;
+  let outbox: InMemoryJournal;
   let collaborators: FakeAutomationCollaborators;
   let clock: FixedClock;
   const contactId = newId();
 
   beforeEach(() => {
     store = new InMemoryAutomationStore();
-    outbox = new InMemoryAutomationOutbox();
+    outbox = new InMemoryJournal();
     collaborators = new FakeAutomationCollaborators();
     clock = new FixedClock(new Date('2026-05-01T12:00:00.000Z'));
     collaborators.contacts.set(contactId, { id: contactId, first_name: 'N', last_name: null, email: 'n@example.com', phone: null, company: null, archived: false });
   });
 
   const trigger = (automationId: string, eventData: Record<string, unknown> = {}, contact = contactId) =>
-    new TriggerAutomationHandler(store, outbox, new DirectUnitOfWork(), collaborators, clock).execute(new TriggerAutomationCommand(ACCOUNT, automationId, contact, eventData, ACTOR));
+    new TriggerAutomationHandler(store, outbox, new InMemoryUnitOfWork(), collaborators, clock).execute(new TriggerAutomationCommand(ACCOUNT, automationId, contact, eventData, ACTOR));
 
   it('manual trigger: checks automation, contact, inactive, unpublished, no trigger, already enrolled, throttle — in that order', async () => {
     const inactiveUnpublished = automation({ isActive: false, isPublished: false, trigger: null });
@@ -63,7 +64,7 @@ describe('enrolment handlers (in-memory ports)', () => {
     const inactive = automation({ isActive: false, trigger: { type: 'custom_event', event: 'inscription' } });
     const archived = automation({ archivedAt: new Date(), trigger: { type: 'custom_event', event: 'inscription' } });
     await store.insertAutomations([matching, otherCase, inactive, archived]);
-    const handler = new EnrolCustomEventHandler(store, outbox, new DirectUnitOfWork(), clock);
+    const handler = new EnrolCustomEventHandler(store, outbox, new InMemoryUnitOfWork(), clock);
     const enrol = () => handler.execute(new EnrolCustomEventCommand(ACCOUNT, contactId, 'inscription', { a: 1 }, newId()));
     const first = await enrol();
     expect(first.executionIds).toHaveLength(1);

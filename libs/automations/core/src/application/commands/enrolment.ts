@@ -1,9 +1,9 @@
-import { AccountId, Clock, newId } from '@leadflow/shared-kernel';
+import { AccountId, Clock, Journal, newId } from '@leadflow/shared-kernel';
 import { AUTOMATION_EVENTS, AutomationExecutionRequestedPayload } from '@leadflow/automations-contracts';
 import { SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { fingerprintOf } from '../../domain/automation-definition';
 import type { ExecutionTriggerType } from '../../domain/trigger-limits';
-import { AutomationOutbox, AutomationRecordState, AutomationStore } from '../ports/automation-store.port';
+import { AutomationRecordState, AutomationStore } from '../ports/automation-store.port';
 
 /** Advisory-lock key of (automation, contact): enrolment checks and the insert run one at a time. */
 export function enrolmentLockKey(accountId: string, automationId: string, contactId: string): string {
@@ -17,7 +17,7 @@ export function enrolmentLockKey(accountId: string, automationId: string, contac
  */
 export async function createExecution(
   store: AutomationStore,
-  outbox: AutomationOutbox,
+  outbox: Journal,
   clock: Clock,
   automation: AutomationRecordState,
   contactId: string,
@@ -41,7 +41,7 @@ export async function createExecution(
   });
   if (!inserted) return null;
   const payload: AutomationExecutionRequestedPayload = { automation_id: automation.id, execution_id: id, contact_id: contactId };
-  await outbox.append([
+  await outbox.publish([
     { id: newId(), type: AUTOMATION_EVENTS.executionRequested, accountId: automation.accountId as AccountId, occurredAt: now, payload, actor: SYSTEM_ACTOR },
   ]);
   return { id, createdAt: now };

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, FieldViolation, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, FieldViolation, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { AutomationStepSpec, ProvisionAutomationsCommand } from '@leadflow/automations-contracts';
 import { checkAutomationSpecs, StoredStep, StoredTrigger } from '../../domain/automation-definition';
 import { AutomationCollaborators } from '../ports/automation-effects.port';
-import { AutomationRecordState, AutomationStore, AutomationUnitOfWork } from '../ports/automation-store.port';
+import { AutomationRecordState, AutomationStore } from '../ports/automation-store.port';
 
 /**
  * Blueprint member `automations` (operator-api): checks every definition (400 `validation_error`,
@@ -17,7 +17,7 @@ export class ProvisionAutomationsHandler implements ICommandHandler<ProvisionAut
   constructor(
     private readonly store: AutomationStore,
     private readonly collaborators: AutomationCollaborators,
-    private readonly unitOfWork: AutomationUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, isUuid } from '@leadflow/shared-kernel';
+import { Clock, isUuid, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { fingerprintOf } from '../../domain/automation-definition';
 import {
   AlreadyEnrolledError,
@@ -12,7 +12,7 @@ import {
 } from '../../domain/automations.errors';
 import { TRIGGER_LIMITS } from '../../domain/trigger-limits';
 import { AutomationCollaborators } from '../ports/automation-effects.port';
-import { AutomationOutbox, AutomationStore, AutomationUnitOfWork, WindowCount } from '../ports/automation-store.port';
+import { AutomationStore, WindowCount } from '../ports/automation-store.port';
 import type { TriggeredExecutionView } from '../views';
 import { createExecution, enrolmentLockKey } from './enrolment';
 import { TriggerAutomationCommand } from './automation.commands';
@@ -47,8 +47,8 @@ function retryAfter(window: WindowCount, windowSeconds: number, now: Date): numb
 export class TriggerAutomationHandler implements ICommandHandler<TriggerAutomationCommand> {
   constructor(
     private readonly store: AutomationStore,
-    private readonly outbox: AutomationOutbox,
-    private readonly unitOfWork: AutomationUnitOfWork,
+    private readonly outbox: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly collaborators: AutomationCollaborators,
     private readonly clock: Clock,
   ) {}

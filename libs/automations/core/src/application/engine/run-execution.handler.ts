@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, DomainError, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { AUTOMATION_EVENTS, AutomationCompletedPayload, AutomationWebhookStepPayload } from '@leadflow/automations-contracts';
 import type { StoredStep } from '../../domain/automation-definition';
 import { StepFailedError } from '../../domain/automations.errors';
 import { renderTemplate } from '../../domain/template';
 import { AutomationCollaborators, AutomationContact } from '../ports/automation-effects.port';
 import { ExecutionScheduler } from '../ports/automation-effects.port';
-import { AutomationOutbox, AutomationStore, AutomationUnitOfWork, ExecutionRun } from '../ports/automation-store.port';
+import { AutomationStore, ExecutionRun } from '../ports/automation-store.port';
 import { RunExecutionCommand } from '../commands/automation.commands';
 import { ExecutionEngineSettings } from './execution-engine.settings';
 
@@ -36,8 +36,8 @@ export const waitJobKey = (index: number) => `w${index}`;
 export class RunExecutionHandler implements ICommandHandler<RunExecutionCommand> {
   constructor(
     private readonly store: AutomationStore,
-    private readonly outbox: AutomationOutbox,
-    private readonly unitOfWork: AutomationUnitOfWork,
+    private readonly outbox: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly collaborators: AutomationCollaborators,
     private readonly scheduler: ExecutionScheduler,
     private readonly settings: ExecutionEngineSettings,
@@ -115,7 +115,7 @@ export class RunExecutionHandler implements ICommandHandler<RunExecutionCommand>
         retry_count: current.retryCount,
         completed_at: now.toISOString(),
       };
-      await this.outbox.append([{ id: newId(), type: AUTOMATION_EVENTS.completed, accountId: run.accountId, occurredAt: now, payload, actor: this.actorOf(run) }]);
+      await this.outbox.publish([{ id: newId(), type: AUTOMATION_EVENTS.completed, accountId: run.accountId, occurredAt: now, payload, actor: this.actorOf(run) }]);
       return { kind: 'done' };
     }
     const step = current.steps[index];
@@ -171,7 +171,7 @@ export class RunExecutionHandler implements ICommandHandler<RunExecutionCommand>
           contact_id: contact.id,
           event_data: run.eventData,
         };
-        await this.outbox.append([{ id: eventId, type: step.event, accountId: run.accountId, occurredAt: this.clock.now(), payload, actor: this.actorOf(run) }]);
+        await this.outbox.publish([{ id: eventId, type: step.event, accountId: run.accountId, occurredAt: this.clock.now(), payload, actor: this.actorOf(run) }]);
         return { event_id: eventId, event: step.event };
       }
     }

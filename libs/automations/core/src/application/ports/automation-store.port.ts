@@ -1,4 +1,4 @@
-import type { AccountId, IntegrationEvent, KeysetPosition, Page } from '@leadflow/shared-kernel';
+import type { AccountId, KeysetPosition, Page } from '@leadflow/shared-kernel';
 import type { StoredStep, StoredTrigger } from '../../domain/automation-definition';
 import type { ExecutionStatus, ExecutionTriggerType } from '../../domain/trigger-limits';
 import type { AutomationView, ExecutionView } from '../views';
@@ -112,14 +112,4 @@ export abstract class AutomationsReadModel {
   abstract list(accountId: AccountId, filter: { isActive: boolean | null }, page: PageWindow): Promise<Page<AutomationView>>;
   abstract history(accountId: AccountId, automationId: string, page: PageWindow): Promise<Page<ExecutionView>>;
   abstract execution(accountId: AccountId, executionId: string): Promise<ExecutionView | null>;
-}
-
-/** One transaction around `work`; nested calls join the outer one. */
-export abstract class AutomationUnitOfWork {
-  abstract run<T>(work: () => Promise<T>): Promise<T>;
-}
-
-/** The transactional outbox, written through the current unit of work. */
-export abstract class AutomationOutbox {
-  abstract append(events: readonly IntegrationEvent[]): Promise<void>;
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Actor, DomainError, IntegrationEvent } from '@leadflow/shared-kernel';
-import { ActivityLogWriter, OutboxWriter, TransactionHost } from '@leadflow/shared-platform';
+import { AccountId, Actor, DomainError } from '@leadflow/shared-kernel';
 import { GetAccountQuery, ListTeamMembersQuery } from '@leadflow/accounts-contracts';
 import { ContactBookingProfile, FindOrCreateContactCommand, GetContactBookingProfileQuery } from '@leadflow/contacts-contracts';
 import { OutgoingEmailRequest, QueueEmailCommand } from '@leadflow/messaging-contracts';
@@ -9,11 +8,8 @@ import { FindStageQuery } from '@leadflow/pipeline-contracts';
 import {
   BookingDirectory,
   BookingGuest,
-  BookingJournal,
-  BookingJournalEntry,
   BookingMailer,
   BookingTeamMember,
-  BookingUnitOfWork,
 } from '@leadflow/bookings-core';
 
 /** {@link BookingDirectory} through the accounts, contacts and pipeline contexts' published queries and commands. */
@@ -79,33 +75,5 @@ export class CqrsBookingMailer extends BookingMailer {
       if (error instanceof DomainError && error.code === 'no_sender_configured') return false;
       throw error;
     }
-  }
-}
-
-/** {@link BookingUnitOfWork} on shared-platform's TransactionHost. */
-@Injectable()
-export class PlatformBookingUnitOfWork extends BookingUnitOfWork {
-  constructor(private readonly transactions: TransactionHost) {
-    super();
-  }
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.transactions.run(() => work());
-  }
-}
-
-/** {@link BookingJournal} on `platform.activity_log` and `platform.outbox`, in the current transaction. */
-@Injectable()
-export class PlatformBookingJournal extends BookingJournal {
-  constructor(
-    private readonly activityLog: ActivityLogWriter,
-    private readonly outbox: OutboxWriter,
-  ) {
-    super();
-  }
-
-  async record(accountId: AccountId, entries: readonly BookingJournalEntry[], events: readonly IntegrationEvent[]): Promise<void> {
-    await this.activityLog.record(accountId, entries);
-    await this.outbox.append(events);
   }
 }

@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
-import { BookingUnitOfWork } from '../ports/booking-collaborators.port';
+import { Clock, UnitOfWork } from '@leadflow/shared-kernel';
 import { BookingRepository } from '../ports/bookings.repository.port';
 import { ExternalCalendarPort } from '../ports/external-calendar.port';
 import { ArchiveContactBookingsCommand } from './booking.commands';
@@ -15,7 +14,7 @@ export class ArchiveContactBookingsHandler implements ICommandHandler<ArchiveCon
   constructor(
     private readonly bookings: BookingRepository,
     private readonly externalCalendar: ExternalCalendarPort,
-    private readonly unitOfWork: BookingUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView } from '@leadflow/bookings-contracts';
 import { BookingNotFoundError, BookingRuleViolationError } from '../../domain/bookings.errors';
 import { bookingNotification } from '../booking-email';
-import { BookingDirectory, BookingJournal, BookingMailer, BookingUnitOfWork } from '../ports/booking-collaborators.port';
+import { BookingDirectory, BookingMailer } from '../ports/booking-collaborators.port';
 import { BookingRepository, CalendarRepository } from '../ports/bookings.repository.port';
 import { ExternalCalendarPort } from '../ports/external-calendar.port';
 import { bookingEvent, toBookingView } from '../views';
@@ -28,8 +28,8 @@ export class CancelBookingHandler implements ICommandHandler<CancelBookingComman
     private readonly externalCalendar: ExternalCalendarPort,
     private readonly directory: BookingDirectory,
     private readonly mailer: BookingMailer,
-    private readonly journal: BookingJournal,
-    private readonly unitOfWork: BookingUnitOfWork,
+    private readonly journal: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

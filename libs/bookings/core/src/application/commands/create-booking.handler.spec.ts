@@ -1,13 +1,12 @@
 import { asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { Calendar } from '../../domain/calendar';
 import {
   FakeBookingDirectory,
-  FakeBookingJournal,
   FakeBookingMailer,
   InMemoryBookings,
   InMemoryCalendars,
   InMemoryExternalCalendar,
-  PassThroughUnitOfWork,
   TEST_ACTOR,
 } from '../../testing/in-memory-bookings';
 import { CreateBookingCommand } from './booking.commands';
@@ -25,7 +24,7 @@ function setup(overrides: Partial<Calendar> = {}) {
   const external = new InMemoryExternalCalendar();
   const directory = new FakeBookingDirectory();
   const mailer = new FakeBookingMailer();
-  const journal = new FakeBookingJournal();
+  const journal = new InMemoryJournal();
   directory.members.push({ id: A, email: 'a@x.test', name: 'A', isActive: true }, { id: B, email: 'b@x.test', name: 'B', isActive: true });
   void calendars.insert({
     id: CAL,
@@ -53,7 +52,7 @@ function setup(overrides: Partial<Calendar> = {}) {
     directory.contacts.set(id, { id, first_name: 'C', last_name: String(n), email: `c${n}@x.test`, phone: null, company: null, archived: false, sales_rep_id: null, stage_id: null, disqualified: false, ...extra });
     return id;
   };
-  const handler = new CreateBookingHandler(calendars, bookings, external, directory, mailer, journal, new PassThroughUnitOfWork(), clock);
+  const handler = new CreateBookingHandler(calendars, bookings, external, directory, mailer, journal, new InMemoryUnitOfWork(), clock);
   const book = (input: Record<string, unknown>) => handler.execute(new CreateBookingCommand(ACCOUNT, { eventTypeId: CAL, startDatetime: '2027-03-02T15:00:00Z', ...input }, TEST_ACTOR));
   return { clock, bookings, external, directory, mailer, journal, contact, book };
 }

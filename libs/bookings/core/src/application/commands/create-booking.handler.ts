@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Clock, isUuid, newId, normalizeEmail } from '@leadflow/shared-kernel';
+import { AccountId, Clock, isUuid, Journal, newId, normalizeEmail, UnitOfWork } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView } from '@leadflow/bookings-contracts';
 import type { ContactBookingProfile } from '@leadflow/contacts-contracts';
 import { AlreadyBookedError, BookingReferenceNotFoundError, BookingRuleViolationError, BookingValidationError } from '../../domain/bookings.errors';
@@ -7,7 +7,7 @@ import type { Calendar } from '../../domain/calendar';
 import { checkFormResponses } from '../../domain/questions';
 import { checkBookingWindow, checkRequestTimezone, endOf, hoursCauses, localDay, parseStartDatetime } from '../../domain/slots';
 import { bookingNotification } from '../booking-email';
-import { BookingDirectory, BookingGuest, BookingJournal, BookingMailer, BookingTeamMember, BookingUnitOfWork } from '../ports/booking-collaborators.port';
+import { BookingDirectory, BookingGuest, BookingMailer, BookingTeamMember } from '../ports/booking-collaborators.port';
 import { BookingRepository, BookingState, CalendarRepository } from '../ports/bookings.repository.port';
 import { ExternalCalendarPort } from '../ports/external-calendar.port';
 import { bookingEvent, toBookingView } from '../views';
@@ -68,8 +68,8 @@ export class CreateBookingHandler implements ICommandHandler<CreateBookingComman
     private readonly externalCalendar: ExternalCalendarPort,
     private readonly directory: BookingDirectory,
     private readonly mailer: BookingMailer,
-    private readonly journal: BookingJournal,
-    private readonly unitOfWork: BookingUnitOfWork,
+    private readonly journal: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

@@ -1,7 +1,8 @@
 import { asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
 import { BookingOutcome, SetBookingOutcomeCommand } from '@leadflow/bookings-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { BookingState } from '../ports/bookings.repository.port';
-import { FakeBookingJournal, InMemoryBookings, PassThroughUnitOfWork, TEST_ACTOR } from '../../testing/in-memory-bookings';
+import { InMemoryBookings, TEST_ACTOR } from '../../testing/in-memory-bookings';
 import { SetBookingOutcomeHandler } from './set-booking-outcome.handler';
 
 const ACCOUNT = asAccountId('00000000-0000-4000-8000-000000000001');
@@ -11,8 +12,8 @@ const NOW = new Date('2027-03-01T12:00:00.000Z');
 function setup() {
   const clock = new FixedClock(NOW);
   const bookings = new InMemoryBookings();
-  const journal = new FakeBookingJournal();
-  const handler = new SetBookingOutcomeHandler(bookings, journal, new PassThroughUnitOfWork(), clock);
+  const journal = new InMemoryJournal();
+  const handler = new SetBookingOutcomeHandler(bookings, journal, new InMemoryUnitOfWork(), clock);
   let n = 0;
   const booking = (extra: Partial<BookingState> = {}): BookingState => {
     n += 1;

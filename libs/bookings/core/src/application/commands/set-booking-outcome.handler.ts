@@ -1,8 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView, SetBookingOutcomeCommand } from '@leadflow/bookings-contracts';
 import { BookingNotFoundError, BookingRuleViolationError } from '../../domain/bookings.errors';
-import { BookingJournal, BookingUnitOfWork } from '../ports/booking-collaborators.port';
 import { BookingRepository } from '../ports/bookings.repository.port';
 import { bookingEvent, toBookingView } from '../views';
 
@@ -16,8 +15,8 @@ import { bookingEvent, toBookingView } from '../views';
 export class SetBookingOutcomeHandler implements ICommandHandler<SetBookingOutcomeCommand> {
   constructor(
     private readonly bookings: BookingRepository,
-    private readonly journal: BookingJournal,
-    private readonly unitOfWork: BookingUnitOfWork,
+    private readonly journal: Journal,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

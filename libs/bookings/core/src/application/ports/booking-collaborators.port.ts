@@ -1,4 +1,4 @@
-import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
 import type { ContactBookingProfile } from '@leadflow/contacts-contracts';
 import type { OutgoingEmailRequest } from '@leadflow/messaging-contracts';
 
@@ -34,22 +34,4 @@ export abstract class BookingDirectory {
 export abstract class BookingMailer {
   /** True when queued, false when the account has no sender (nothing written). */
   abstract queue(accountId: AccountId, email: OutgoingEmailRequest): Promise<boolean>;
-}
-
-/** An activity-log / timeline entry (`booking_created`, `booking_cancelled`, `booking_outcome_recorded`). */
-export interface BookingJournalEntry {
-  contactId: string | null;
-  type: string;
-  actor: Actor;
-  data?: Record<string, unknown>;
-}
-
-/** Activity log and transactional outbox, in the current unit of work. */
-export abstract class BookingJournal {
-  abstract record(accountId: AccountId, entries: readonly BookingJournalEntry[], events: readonly IntegrationEvent[]): Promise<void>;
-}
-
-/** One transaction around `work`; nested calls join the outer one. */
-export abstract class BookingUnitOfWork {
-  abstract run<T>(work: () => Promise<T>): Promise<T>;
 }

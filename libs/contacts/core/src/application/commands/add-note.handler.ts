@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, Journal, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS } from '@leadflow/contacts-contracts';
 import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent } from '../views';
 import { AddNoteCommand, NoteView } from './contact.commands';
 
@@ -20,7 +19,7 @@ export class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

@@ -2,12 +2,11 @@ import type { QueryBus } from '@nestjs/cqrs';
 import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/shared-kernel';
 import type { SystemView } from '@leadflow/accounts-contracts';
 import { EnsureCampaignTagCommand } from '@leadflow/contacts-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import {
-  InMemoryContactJournal,
   InMemoryContactsReadModel,
   InMemoryContactsRepository,
   InMemoryContactsStore,
-  InMemoryUnitOfWork,
 } from '../../testing/in-memory-contacts';
 import { AttachTagsHandler } from './contact-tags.handlers';
 import { AttachTagsCommand, CreateContactCommand, UpdateContactCommand } from './contact.commands';
@@ -31,7 +30,7 @@ function setup() {
   const contacts = new InMemoryContactsRepository(store);
   const reads = new InMemoryContactsReadModel(store);
   const unitOfWork = new InMemoryUnitOfWork(store);
-  const journal = new InMemoryContactJournal(store);
+  const journal = new InMemoryJournal(store);
   const clock = new FixedClock(new Date('2026-04-01T10:00:00.000Z'));
   const queries = { execute: async () => SYSTEMS } as unknown as QueryBus;
   return {

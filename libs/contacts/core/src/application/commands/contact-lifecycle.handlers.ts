@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, Journal, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import {
   ArchiveContactCommand,
   CONTACT_EVENTS,
@@ -13,7 +13,6 @@ import {
 import { Contact } from '../../domain/contact.aggregate';
 import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent, toLifecycleView } from '../views';
 
 type Transition = 'archive' | 'unarchive' | 'disqualify';
@@ -30,7 +29,7 @@ abstract class LifecycleHandler {
   constructor(
     protected readonly contacts: ContactsRepository,
     protected readonly unitOfWork: UnitOfWork,
-    protected readonly journal: ContactJournal,
+    protected readonly journal: Journal,
     protected readonly clock: Clock,
   ) {}
 

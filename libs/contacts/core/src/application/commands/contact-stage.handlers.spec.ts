@@ -1,9 +1,9 @@
-import { AccountId, Actor, asAccountId, DomainError, FixedClock, IntegrationEvent, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, asAccountId, DomainError, FixedClock, IntegrationEvent, JournalEntry, newId } from '@leadflow/shared-kernel';
 import { MoveContactToStageCommand, RemoveContactFromPipelineCommand, StageTarget } from '@leadflow/contacts-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { Contact, ContactState } from '../../domain/contact.aggregate';
 import { aiFollowUpStoppedAt, InMemoryContactStageRepository } from '../../testing/in-memory-contact-stages';
-import { InMemoryContactJournal, InMemoryContactsRepository, InMemoryContactsStore, InMemoryUnitOfWork } from '../../testing/in-memory-contacts';
-import { JournalEntry } from '../ports/unit-of-work.port';
+import { InMemoryContactsRepository, InMemoryContactsStore } from '../../testing/in-memory-contacts';
 import { MoveContactToStageHandler, RemoveContactFromPipelineHandler } from './contact-stage.handlers';
 
 const ACCOUNT = asAccountId('a0000000-0000-4000-8000-000000000001');
@@ -18,7 +18,7 @@ const RENTAL_NEW = 'd0000000-0000-4000-8000-000000000004';
 const target = (stageId: string, pipelineId = SALES, acceptsDisqualifiedLeads = false): StageTarget => ({ pipelineId, stageId, acceptsDisqualifiedLeads });
 
 /** Journal whose outbox write fails after the activity entries were written: the whole unit of work must roll back. */
-class FailingOutboxJournal extends InMemoryContactJournal {
+class FailingOutboxJournal extends InMemoryJournal {
   override async record(accountId: AccountId, entries: readonly JournalEntry[], events: readonly IntegrationEvent[]): Promise<never> {
     await super.record(accountId, entries, []);
     throw new Error(`outbox unavailable (${events.length} events lost)`);
@@ -31,7 +31,7 @@ function setup(options: { failingOutbox?: boolean } = {}) {
   const contacts = new InMemoryContactsRepository(store);
   const stages = new InMemoryContactStageRepository(store);
   const unitOfWork = new InMemoryUnitOfWork(store);
-  const journal = options.failingOutbox ? new FailingOutboxJournal(store) : new InMemoryContactJournal(store);
+  const journal = options.failingOutbox ? new FailingOutboxJournal(store) : new InMemoryJournal(store);
   const add = (state: Partial<ContactState> = {}, accountId: AccountId = ACCOUNT): ContactState => {
     const contact = Contact.create(
       { email: `${newId()}@example.com` },

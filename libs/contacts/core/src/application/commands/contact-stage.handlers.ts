@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import {
   ContactStageChange,
   MoveContactToStageCommand,
@@ -13,7 +13,6 @@ import { DealNotFoundError } from '../../domain/contact-stage.errors';
 import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactStageRepository } from '../ports/contact-stage.repository.port';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../views';
 
 /** The activity-log / timeline type of a stage move, and the name of its outbox event. */
@@ -26,7 +25,7 @@ export const STAGE_CHANGED_ACTIVITY = 'stage_changed';
  */
 async function writeStageChange(
   stages: ContactStageRepository,
-  journal: ContactJournal,
+  journal: Journal,
   accountId: AccountId,
   actor: Actor,
   before: ContactState,
@@ -72,7 +71,7 @@ export class MoveContactToStageHandler implements ICommandHandler<MoveContactToS
     private readonly contacts: ContactsRepository,
     private readonly stages: ContactStageRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 
@@ -95,7 +94,7 @@ export class RemoveContactFromPipelineHandler implements ICommandHandler<RemoveC
     private readonly contacts: ContactsRepository,
     private readonly stages: ContactStageRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

@@ -1,10 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Clock, FieldViolation, isUuid, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, Clock, FieldViolation, isUuid, Journal, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { isCampaignSystemKey, TagView } from '@leadflow/contacts-contracts';
 import { ContactNotFoundError, TagManagedByServiceError, TagNotFoundError } from '../../domain/contacts.errors';
 import { ContactsReadModel } from '../ports/contacts.read-model.port';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { AttachTagsCommand, DetachTagCommand } from './contact.commands';
 
 async function lockActiveContact(contacts: ContactsRepository, accountId: AccountId, contactId: string): Promise<string> {
@@ -26,7 +25,7 @@ export class AttachTagsHandler implements ICommandHandler<AttachTagsCommand> {
     private readonly contacts: ContactsRepository,
     private readonly reads: ContactsReadModel,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 
@@ -71,7 +70,7 @@ export class DetachTagHandler implements ICommandHandler<DetachTagCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
   ) {}
 
   async execute({ accountId, contactId, tagId, actor }: DetachTagCommand): Promise<void> {

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Clock, isUuid, newId } from '@leadflow/shared-kernel';
+import { AccountId, Clock, isUuid, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { ListSystemsQuery } from '@leadflow/accounts-contracts';
 import { CONTACT_EVENTS, ContactView } from '@leadflow/contacts-contracts';
 import { Contact } from '../../domain/contact.aggregate';
@@ -7,7 +7,6 @@ import type { Identity } from '../../domain/contact-identity';
 import { DuplicateContactError, IdentitiesOfTwoContactsError, IdentityTakenError, SystemNotFoundError } from '../../domain/contacts.errors';
 import { ContactsReadModel } from '../ports/contacts.read-model.port';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../views';
 import { CreateContactCommand } from './contact.commands';
 
@@ -26,7 +25,7 @@ export class CreateContactHandler implements ICommandHandler<CreateContactComman
     private readonly contacts: ContactsRepository,
     private readonly reads: ContactsReadModel,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly queries: QueryBus,
     private readonly clock: Clock,
   ) {}

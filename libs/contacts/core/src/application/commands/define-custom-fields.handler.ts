@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { DefineCustomFieldsCommand } from '@leadflow/contacts-contracts';
 import { checkDefinitionSpecs, CustomFieldDefinition } from '../../domain/custom-fields';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { UnitOfWork } from '../ports/unit-of-work.port';
 
 /**
  * Published {@link DefineCustomFieldsCommand} (blueprint `custom_fields`): 400 `validation_error` with

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS } from '@leadflow/contacts-contracts';
 import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent } from '../views';
 import { DeleteContactCommand, DeletedContact } from './contact.commands';
 
@@ -17,7 +16,7 @@ export class DeleteContactHandler implements ICommandHandler<DeleteContactComman
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

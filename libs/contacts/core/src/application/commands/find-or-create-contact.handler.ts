@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { AccountId, Clock, newId, normalizeEmail, normalizePhone, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, Clock, Journal, newId, normalizeEmail, normalizePhone, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { ListSystemsQuery } from '@leadflow/accounts-contracts';
 import {
   CONTACT_EVENTS,
@@ -15,7 +15,6 @@ import { normalizeText } from '../../domain/contact-identity';
 import { SystemNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
 import { EmailUnsubscribes } from '../ports/email-unsubscribes.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../views';
 
 /** Longest merge chain followed from a linked contact to its survivor. */
@@ -68,7 +67,7 @@ export class FindOrCreateContactHandler implements ICommandHandler<FindOrCreateC
     private readonly contacts: ContactsRepository,
     private readonly unsubscribes: EmailUnsubscribes,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly queries: QueryBus,
     private readonly clock: Clock,
   ) {}

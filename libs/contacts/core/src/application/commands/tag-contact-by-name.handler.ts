@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { isCampaignSystemKey, TagContactByNameCommand, UntagContactByNameCommand } from '@leadflow/contacts-contracts';
 import { ContactNotFoundError, TagManagedByServiceError } from '../../domain/contacts.errors';
 import { DEFAULT_TAG_COLOR, isReservedTagName, TAG_NAME_MAX_LENGTH } from '../../domain/tag-rules';
 import { ContactsReadModel } from '../ports/contacts.read-model.port';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 
 /** Published command of the automations' `add_tag` step; see {@link TagContactByNameCommand}. Locks the contact row. */
 @CommandHandler(TagContactByNameCommand)
@@ -13,7 +12,7 @@ export class TagContactByNameHandler implements ICommandHandler<TagContactByName
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 
@@ -45,7 +44,7 @@ export class UntagContactByNameHandler implements ICommandHandler<UntagContactBy
     private readonly contacts: ContactsRepository,
     private readonly reads: ContactsReadModel,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
   ) {}
 
   execute({ accountId, contactId, tagName, actor }: UntagContactByNameCommand): Promise<{ removed: boolean }> {

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, FieldViolation, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, FieldViolation, Journal, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { campaignSystemKey, campaignTagName, EnsureCampaignTagCommand, TagView } from '@leadflow/contacts-contracts';
 import { CAMPAIGN_SLUG_PATTERN, DEFAULT_TAG_COLOR, normalizeTagInput, TAG_NAME_MAX_LENGTH } from '../../domain/tag-rules';
 import { ContactsRepository, TagState } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { toTagView } from '../views';
 import { CreateTagCommand } from './contact.commands';
 
@@ -17,7 +16,7 @@ export class CreateTagHandler implements ICommandHandler<CreateTagCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

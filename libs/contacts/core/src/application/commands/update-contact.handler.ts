@@ -1,10 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS, ContactView } from '@leadflow/contacts-contracts';
 import { Contact } from '../../domain/contact.aggregate';
 import { ContactNotFoundError, IdentityTakenError, NoFieldsError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../views';
 import { UpdateContactCommand } from './contact.commands';
 
@@ -21,7 +20,7 @@ export class UpdateContactHandler implements ICommandHandler<UpdateContactComman
   constructor(
     private readonly contacts: ContactsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

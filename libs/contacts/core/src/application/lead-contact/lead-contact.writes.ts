@@ -1,9 +1,8 @@
-import { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
+import { AccountId, Actor, IntegrationEvent, Journal } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS, ContactChanges, STAGE_CHANGED_EVENT, StageChangedPayload } from '@leadflow/contacts-contracts';
 import type { Contact, ContactState } from '../../domain/contact.aggregate';
 import type { LeadEnrichment } from '../../domain/lead-capture/lead-enrichment';
 import type { ContactsRepository } from '../ports/contacts.repository.port';
-import type { ContactJournal } from '../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../views';
 
 /** `stage_changed` outbox event (contacts-contracts › StageChangedPayload): webhooks and stage automations react to it. */
@@ -51,7 +50,7 @@ export function enrichmentEvents(accountId: AccountId, before: ContactState, aft
  * identity meanwhile (the caller's attempt rolls back and starts over).
  */
 export async function writeLeadEnrichment(
-  ports: { contacts: ContactsRepository; journal: ContactJournal },
+  ports: { contacts: ContactsRepository; journal: Journal },
   accountId: AccountId,
   before: ContactState,
   contact: Contact,

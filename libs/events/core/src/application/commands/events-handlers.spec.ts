@@ -3,7 +3,8 @@ import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { ContactCard, GetContactCardQuery, ResolveEventContactCommand, ResolvedEventContact } from '@leadflow/contacts-contracts';
 import { QueueEmailCommand } from '@leadflow/messaging-contracts';
 import { asAccountId, DomainError, FixedClock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
-import { ImmediateUnitOfWork, InMemoryEventsJournal, InMemoryEventsRepository } from '../../testing/in-memory-events';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
+import { InMemoryEventsRepository } from '../../testing/in-memory-events';
 import { CustomEventInput, IngestCustomEventCommand, RegisterForEventCommand } from './events.commands';
 import { IngestCustomEventHandler } from './ingest-custom-event.handler';
 import { RegisterForEventHandler } from './register-for-event.handler';
@@ -36,8 +37,8 @@ const input = (contact: Partial<CustomEventInput['contact']> = {}): CustomEventI
 describe('IngestCustomEventHandler', () => {
   const setup = (resolve: (command: ResolveEventContactCommand) => ResolvedEventContact | null, enrolled = 2) => {
     const repository = new InMemoryEventsRepository();
-    const unitOfWork = new ImmediateUnitOfWork();
-    const journal = new InMemoryEventsJournal();
+    const unitOfWork = new InMemoryUnitOfWork();
+    const journal = new InMemoryJournal();
     const enrolments: EnrolCustomEventCommand[] = [];
     const commands = bus(
       new Map<unknown, (message: any) => unknown>([ // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -131,7 +132,7 @@ describe('RegisterForEventHandler', () => {
         [QueueEmailCommand, (command: QueueEmailCommand) => (emails.push(command), { id: `m${emails.length}`, status: 'queued', from: { email: 'x@y.z', name: null } })],
       ]),
     );
-    const handler = new RegisterForEventHandler(repository, new ImmediateUnitOfWork(), new InMemoryEventsJournal(), messages, messages, new FixedClock(NOW));
+    const handler = new RegisterForEventHandler(repository, new InMemoryUnitOfWork(), new InMemoryJournal(), messages, messages, new FixedClock(NOW));
     const register = (request: Partial<RegisterForEventCommand['request']> = {}) =>
       handler.execute(new RegisterForEventCommand(ACCOUNT, { contactId: 'c1', eventId: null, eventSlug: 'salon', editionId: null, language: null, ...request }, SYSTEM_ACTOR));
     return { repository, emails, register };

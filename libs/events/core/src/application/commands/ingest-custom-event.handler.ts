@@ -1,11 +1,11 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, DomainError, FieldViolation, newId, normalizeEmail, normalizePhone, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, DomainError, FieldViolation, Journal, newId, normalizeEmail, normalizePhone, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { EventContactIdentifiers, ResolveEventContactCommand, ResolvedEventContact } from '@leadflow/contacts-contracts';
 import { CUSTOM_EVENT_ACTIVITY_TYPE, CUSTOM_EVENT_RECEIVED_EVENT, CustomEventReceivedPayload } from '@leadflow/events-contracts';
 import { capPayload } from '../../domain/custom-event-payload';
 import { EventContactNotFoundError } from '../../domain/events.errors';
-import { EventsJournal, EventsRepository, EventsUnitOfWork } from '../ports/events.ports';
+import { EventsRepository } from '../ports/events.ports';
 import { CustomEventIngested, CustomEventInput, IngestCustomEventCommand } from './events.commands';
 
 /** Attempts of one ingestion: a concurrent request creating the same new person makes one attempt lose the identity race. */
@@ -37,8 +37,8 @@ export const CUSTOM_EVENT_ACTIVITY = CUSTOM_EVENT_ACTIVITY_TYPE;
 export class IngestCustomEventHandler implements ICommandHandler<IngestCustomEventCommand> {
   constructor(
     private readonly events: EventsRepository,
-    private readonly unitOfWork: EventsUnitOfWork,
-    private readonly journal: EventsJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly commands: CommandBus,
     private readonly clock: Clock,
   ) {}

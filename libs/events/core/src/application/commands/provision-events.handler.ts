@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, FieldViolation, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, FieldViolation, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { ProvisionedEvents, ProvisionEventsCommand } from '@leadflow/events-contracts';
 import type { EventState } from '../../domain/registration-rules';
-import { EventsRepository, EventsUnitOfWork } from '../ports/events.ports';
+import { EventsRepository } from '../ports/events.ports';
 
 /**
  * Blueprint member `events` (operator-api › POST /admin/v1/accounts): see {@link ProvisionEventsCommand}.
@@ -14,7 +14,7 @@ import { EventsRepository, EventsUnitOfWork } from '../ports/events.ports';
 export class ProvisionEventsHandler implements ICommandHandler<ProvisionEventsCommand> {
   constructor(
     private readonly events: EventsRepository,
-    private readonly unitOfWork: EventsUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 

@@ -1,10 +1,10 @@
 import { CommandBus, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Clock, DomainError, newId } from '@leadflow/shared-kernel';
+import { AccountId, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { ContactCard, GetContactCardQuery } from '@leadflow/contacts-contracts';
 import { QueueEmailCommand, QueuedEmail } from '@leadflow/messaging-contracts';
 import { editionForRegistration, EditionState, EventState, languageForRegistration } from '../../domain/registration-rules';
 import { RegistrationResourceNotFoundError } from '../../domain/events.errors';
-import { EventsJournal, EventsRepository, EventsUnitOfWork, RegistrationState } from '../ports/events.ports';
+import { EventsRepository, RegistrationState } from '../ports/events.ports';
 import { confirmationEmail } from '../registration-email';
 import { toRegistrationView } from '../views';
 import { RegisterForEventCommand, RegistrationOutcome } from './events.commands';
@@ -30,8 +30,8 @@ import { RegisterForEventCommand, RegistrationOutcome } from './events.commands'
 export class RegisterForEventHandler implements ICommandHandler<RegisterForEventCommand> {
   constructor(
     private readonly events: EventsRepository,
-    private readonly unitOfWork: EventsUnitOfWork,
-    private readonly journal: EventsJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly clock: Clock,

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, ResourceNotFoundError } from '@leadflow/shared-kernel';
+import { Clock, Journal, ResourceNotFoundError, UnitOfWork } from '@leadflow/shared-kernel';
 import type { EventRegistrationView } from '@leadflow/events-contracts';
-import { EventsJournal, EventsRepository, EventsUnitOfWork } from '../ports/events.ports';
+import { EventsRepository } from '../ports/events.ports';
 import { toRegistrationView } from '../views';
 import { UpdateRegistrationCommand } from './events.commands';
 
@@ -14,8 +14,8 @@ import { UpdateRegistrationCommand } from './events.commands';
 export class UpdateRegistrationHandler implements ICommandHandler<UpdateRegistrationCommand> {
   constructor(
     private readonly events: EventsRepository,
-    private readonly unitOfWork: EventsUnitOfWork,
-    private readonly journal: EventsJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

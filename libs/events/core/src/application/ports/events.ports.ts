@@ -1,4 +1,4 @@
-import type { AccountId, Actor, IntegrationEvent } from '@leadflow/shared-kernel';
+import type { AccountId } from '@leadflow/shared-kernel';
 import type { RegistrationStatus } from '@leadflow/events-contracts';
 import type { EventState } from '../../domain/registration-rules';
 
@@ -57,16 +57,4 @@ export abstract class EventsRepository {
   abstract insertCustomEvent(event: CustomEventState): Promise<void>;
 }
 
-/** One transaction around `work`; nested calls join the outer one (shared-platform's TransactionHost). */
-export abstract class EventsUnitOfWork {
-  abstract run<T>(work: () => Promise<T>): Promise<T>;
-}
 
-/** Activity-log / timeline entries, and outbox events when given, written in the current unit of work. */
-export abstract class EventsJournal {
-  abstract record(
-    accountId: AccountId,
-    entries: readonly { contactId: string | null; type: string; actor: Actor; data?: Record<string, unknown> }[],
-    events?: readonly IntegrationEvent[],
-  ): Promise<string[]>;
-}

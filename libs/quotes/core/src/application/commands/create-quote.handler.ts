@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, newId } from '@leadflow/shared-kernel';
+import { Clock, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { addDays, localDate, localYear } from '../../domain/dates';
 import { Quote } from '../../domain/quote.aggregate';
 import { formatQuoteNumber } from '../../domain/quote-number';
 import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
 import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
@@ -26,8 +25,8 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuoteCommand> {
     private readonly quotes: QuoteRepository,
     private readonly accounts: QuoteAccounts,
     private readonly contacts: QuoteContacts,
-    private readonly unitOfWork: QuoteUnitOfWork,
-    private readonly journal: QuoteJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly links: QuotePublicLinks,
   ) {}

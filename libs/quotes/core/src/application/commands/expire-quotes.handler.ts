@@ -1,10 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { Clock, Journal, SYSTEM_ACTOR, UnitOfWork } from '@leadflow/shared-kernel';
 import { ExpireQuotesCommand, QUOTE_EVENTS } from '@leadflow/quotes-contracts';
 import { addDays, localDate } from '../../domain/dates';
 import { Quote } from '../../domain/quote.aggregate';
 import { QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
 
@@ -18,8 +17,8 @@ import { quoteEvent, toQuoteView } from '../views';
 export class ExpireQuotesHandler implements ICommandHandler<ExpireQuotesCommand> {
   constructor(
     private readonly quotes: QuoteRepository,
-    private readonly unitOfWork: QuoteUnitOfWork,
-    private readonly journal: QuoteJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly links: QuotePublicLinks,
   ) {}

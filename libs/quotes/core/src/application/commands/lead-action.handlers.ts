@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, DomainError, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { ApplyQuoteLeadActionCommand, ArchiveQuoteCommand, LEAD_ACTOR, LeadAction, QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { localDate } from '../../domain/dates';
 import { Quote, QuoteState } from '../../domain/quote.aggregate';
 import { QuoteNotFoundError } from '../../domain/quotes.errors';
 import { QuoteAccounts, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { readPublicToken } from '../public-token';
 import { quoteEvent, toQuoteView } from '../views';
@@ -25,7 +24,7 @@ const EVENT_OF: Record<LeadAction, string> = {
 export class LeadActionRunner {
   constructor(
     private readonly quotes: QuoteRepository,
-    private readonly journal: QuoteJournal,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly links: QuotePublicLinks,
   ) {}
@@ -67,7 +66,7 @@ export class ApplyQuoteLeadActionHandler implements ICommandHandler<ApplyQuoteLe
   constructor(
     private readonly quotes: QuoteRepository,
     private readonly runner: LeadActionRunner,
-    private readonly unitOfWork: QuoteUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   execute({ accountId, quoteId, action, actor }: ApplyQuoteLeadActionCommand): Promise<QuoteView> {
@@ -86,7 +85,7 @@ abstract class PublicPageHandler {
     protected readonly quotes: QuoteRepository,
     protected readonly accounts: QuoteAccounts,
     protected readonly runner: LeadActionRunner,
-    protected readonly unitOfWork: QuoteUnitOfWork,
+    protected readonly unitOfWork: UnitOfWork,
     protected readonly clock: Clock,
   ) {}
 
@@ -146,8 +145,8 @@ export class ApplyPublicQuoteActionHandler extends PublicPageHandler implements 
 export class ArchiveQuoteHandler implements ICommandHandler<ArchiveQuoteCommand> {
   constructor(
     private readonly quotes: QuoteRepository,
-    private readonly unitOfWork: QuoteUnitOfWork,
-    private readonly journal: QuoteJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly links: QuotePublicLinks,
   ) {}

@@ -1,14 +1,13 @@
 import { asAccountId, DomainError, FixedClock, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { ApplyQuoteLeadActionCommand, ExpireQuotesCommand, QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import {
   FakeQuoteAccounts,
   FakeQuoteContacts,
   FakeQuoteMailer,
   FakeQuotePublicLinks,
-  InMemoryQuoteJournal,
   InMemoryQuoteRepository,
   InMemoryQuotesStore,
-  InMemoryQuoteUnitOfWork,
 } from '../../testing/in-memory-quotes';
 import { readPublicToken } from '../public-token';
 import { CreateQuoteHandler } from './create-quote.handler';
@@ -29,8 +28,8 @@ function setup(now = new Date('2026-05-03T14:00:00.000Z')) {
   const accounts = new FakeQuoteAccounts();
   const contacts = new FakeQuoteContacts(store);
   const mailer = new FakeQuoteMailer(store);
-  const unitOfWork = new InMemoryQuoteUnitOfWork(store);
-  const journal = new InMemoryQuoteJournal(store);
+  const unitOfWork = new InMemoryUnitOfWork(store);
+  const journal = new InMemoryJournal(store);
   const links = new FakeQuotePublicLinks();
   const defaults = { validityDays: 30, paymentTerms: 'Net 30', signaturePaymentOrder: 'signature_first' as const, taxProfile: 'gst_qst' as const };
   accounts.accounts.set(ACCOUNT, { name: 'Rénovations Tremblay', timezone: 'America/Montreal', defaults });

@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, DomainError } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, DomainError, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { localDate } from '../../domain/dates';
 import { Quote } from '../../domain/quote.aggregate';
 import { QuoteNotFoundError, RecipientUnsubscribedError, SendInProgressError, SenderUnavailableError } from '../../domain/quotes.errors';
 import { QuoteAccounts, QuoteContacts, QuoteMailer, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository, QuoteRowLockedError } from '../ports/quote.repository.port';
 import { hashPublicToken } from '../public-token';
 import { quoteEmail } from '../quote-email';
@@ -38,8 +37,8 @@ export class SendQuoteHandler implements ICommandHandler<SendQuoteCommand> {
     private readonly contacts: QuoteContacts,
     private readonly mailer: QuoteMailer,
     private readonly links: QuotePublicLinks,
-    private readonly unitOfWork: QuoteUnitOfWork,
-    private readonly journal: QuoteJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 

@@ -1,10 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { Quote } from '../../domain/quote.aggregate';
 import { QuoteNotFoundError } from '../../domain/quotes.errors';
 import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteJournal, QuoteUnitOfWork } from '../ports/quote-journal.port';
 import { QuoteRepository } from '../ports/quote.repository.port';
 import { quoteEvent, toQuoteView } from '../views';
 import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
@@ -25,8 +24,8 @@ export class UpdateQuoteHandler implements ICommandHandler<UpdateQuoteCommand> {
     private readonly quotes: QuoteRepository,
     private readonly accounts: QuoteAccounts,
     private readonly contacts: QuoteContacts,
-    private readonly unitOfWork: QuoteUnitOfWork,
-    private readonly journal: QuoteJournal,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly links: QuotePublicLinks,
   ) {}

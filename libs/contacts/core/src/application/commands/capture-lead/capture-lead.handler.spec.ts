@@ -3,12 +3,11 @@ import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/sh
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { FindStageQuery, PipelineView, StageView } from '@leadflow/pipeline-contracts';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import {
-  InMemoryContactJournal,
   InMemoryContactsRepository,
   InMemoryContactsStore,
   InMemoryLeadCaptureLog,
-  InMemoryUnitOfWork,
 } from '../../../testing/in-memory-contacts';
 import { InMemoryLeadCaptureSettings } from '../../../testing/in-memory-lead-capture-settings';
 import { CaptureLeadCommand } from './capture-lead.command';
@@ -83,7 +82,7 @@ function setup(options: { pipelines?: boolean } = {}) {
     contacts,
     new InMemoryLeadCaptureLog(store, contacts),
     new InMemoryUnitOfWork(store),
-    new InMemoryContactJournal(store),
+    new InMemoryJournal(store),
     settings,
     fakeQueries(STAGES, stageQueries),
     clock,

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, isUuid, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, isUuid, Journal, JournalEntry, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
 import { CONTACT_EVENTS, LeadAssignmentStatus, LeadCaptureResult, LeadCreatedPayload, type IgnoredField } from '@leadflow/contacts-contracts';
@@ -17,7 +17,6 @@ import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
 import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture-settings.port';
 import { LeadCaptureLog } from '../../ports/lead-capture.ports';
-import { ContactJournal, JournalEntry, UnitOfWork } from '../../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../../views';
 import { stageChanged, writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
 import { CaptureLeadCommand } from './capture-lead.command';
@@ -75,7 +74,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     private readonly contacts: ContactsRepository,
     private readonly captures: LeadCaptureLog,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly settings: LeadCaptureSettings,
     private readonly queries: QueryBus,
     private readonly clock: Clock,

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, UnitOfWork } from '@leadflow/shared-kernel';
 import { scoreLead } from '../../../domain/lead-score/lead-score';
 import { leadScoreFacts } from '../../../domain/lead-score/lead-signals';
 import { LeadScoreRepository } from '../../ports/lead-score.port';
-import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { LeadScoreRecomputed, RecomputeLeadScoreCommand } from './lead-score.commands';
 
 /**

@@ -1,7 +1,8 @@
 import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/shared-kernel';
 import type { SystemView } from '@leadflow/accounts-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { PresuasionSubmissionInput } from '../../../domain/presuasion/presuasion-submission';
-import { InMemoryContactJournal, InMemoryContactsRepository, InMemoryContactsStore, InMemoryUnitOfWork } from '../../../testing/in-memory-contacts';
+import { InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { InMemoryLeadCaptureSettings } from '../../../testing/in-memory-lead-capture-settings';
 import { InMemoryPresuasionSubmissions } from '../../../testing/in-memory-presuasion-submissions';
 import { RecordPresuasionSubmissionCommand } from './record-presuasion-submission.command';
@@ -18,7 +19,7 @@ function setup(systems: SystemView[] = SYSTEMS) {
   const submissions = new InMemoryPresuasionSubmissions();
   const clock = new FixedClock(new Date('2027-03-10T15:00:00.000Z'));
   const settings = new InMemoryLeadCaptureSettings(store, { systems, pipelines: [], stages: [], teamMembers: [] });
-  const handler = new RecordPresuasionSubmissionHandler(contacts, submissions, new InMemoryUnitOfWork(store), new InMemoryContactJournal(store), settings, clock);
+  const handler = new RecordPresuasionSubmissionHandler(contacts, submissions, new InMemoryUnitOfWork(store), new InMemoryJournal(store), settings, clock);
   const submit = (input: PresuasionSubmissionInput, terms = true) => handler.execute(new RecordPresuasionSubmissionCommand(ACCOUNT, input, ACTOR, terms));
   return { store, contacts, submissions, clock, submit };
 }

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, IntegrationEvent, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, IntegrationEvent, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import type { SystemView } from '@leadflow/accounts-contracts';
 import {
   CONTACT_EVENTS,
@@ -19,7 +19,6 @@ import { writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
 import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
 import { LeadCaptureSettings } from '../../ports/lead-capture-settings.port';
 import { PresuasionSubmissionRepository } from '../../ports/presuasion-submissions.port';
-import { ContactJournal, UnitOfWork } from '../../ports/unit-of-work.port';
 import { toPresuasionSubmissionView } from '../../presuasion-submission.view';
 import { integrationEvent, toContactView } from '../../views';
 import { RecordPresuasionSubmissionCommand } from './record-presuasion-submission.command';
@@ -56,7 +55,7 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
     private readonly contacts: ContactsRepository,
     private readonly submissions: PresuasionSubmissionRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly settings: LeadCaptureSettings,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, BusinessRuleViolationError, Clock, DomainError, FieldViolation, newId } from '@leadflow/shared-kernel';
+import { AccountId, BusinessRuleViolationError, Clock, DomainError, FieldViolation, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { ListSystemsQuery } from '@leadflow/accounts-contracts';
 import {
   CONTACT_EVENTS,
@@ -13,7 +13,6 @@ import { InvalidCustomFieldsError, SystemNotFoundError } from '../../../domain/c
 import { checkCustomFieldValue, CustomFieldDefinition } from '../../../domain/custom-fields';
 import { ContactExternalIds } from '../../ports/contact-external-ids.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
-import { ContactJournal, UnitOfWork } from '../../ports/unit-of-work.port';
 import { integrationEvent, toContactView } from '../../views';
 
 /** Longest merge chain followed from a matched contact to its survivor. */
@@ -48,7 +47,7 @@ export class ResolveEventContactHandler implements ICommandHandler<ResolveEventC
     private readonly contacts: ContactsRepository,
     private readonly externalIds: ContactExternalIds,
     private readonly unitOfWork: UnitOfWork,
-    private readonly journal: ContactJournal,
+    private readonly journal: Journal,
     private readonly queries: QueryBus,
     private readonly clock: Clock,
   ) {}

@@ -1,11 +1,10 @@
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { EmailDeliveryError } from '../../../domain/delivery-failure';
 import { OutgoingEmailState, queuedEmail } from '../../../domain/outgoing-email';
 import {
-  InMemoryMessagingOutbox,
   InMemoryMessagingStore,
   InMemoryOutgoingEmailRepository,
-  InMemoryUnitOfWork,
   ScriptedEmailTransport,
 } from '../../../testing/in-memory-messaging';
 import { DeliverOutgoingEmailCommand } from './deliver-outgoing-email.command';
@@ -54,7 +53,7 @@ describe('DeliverOutgoingEmailHandler (one delivery attempt of the worker)', () 
     emails = new InMemoryOutgoingEmailRepository(store);
     transport = new ScriptedEmailTransport();
     clock = new FixedClock(start);
-    handler = new DeliverOutgoingEmailHandler(emails, transport, new InMemoryUnitOfWork(store), new InMemoryMessagingOutbox(store), clock);
+    handler = new DeliverOutgoingEmailHandler(emails, transport, new InMemoryUnitOfWork(store), new InMemoryJournal(store), clock);
   });
 
   it('hands a queued email over once, marks it sent with the provider id and emits email_sent', async () => {

@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { Clock, Journal, newId, SYSTEM_ACTOR, UnitOfWork } from '@leadflow/shared-kernel';
 import { EmailDeliveredPayload, MESSAGING_EVENTS } from '@leadflow/messaging-contracts';
 import { describeDeliveryFailure, isPermanentDeliveryFailure } from '../../../domain/delivery-failure';
 import { OutgoingEmailState, outgoingMessage } from '../../../domain/outgoing-email';
 import { EmailTransport, TransportReceipt } from '../../ports/email-transport.port';
 import { DeliverySettlement, OutgoingEmailRepository } from '../../ports/outgoing-email.repository.port';
-import { MessagingOutbox, UnitOfWork } from '../../ports/unit-of-work.port';
 import { DeliverOutgoingEmailCommand, DeliveryOutcome } from './deliver-outgoing-email.command';
 
 /**
@@ -30,7 +29,7 @@ export class DeliverOutgoingEmailHandler implements ICommandHandler<DeliverOutgo
     private readonly emails: OutgoingEmailRepository,
     private readonly transport: EmailTransport,
     private readonly unitOfWork: UnitOfWork,
-    private readonly outbox: MessagingOutbox,
+    private readonly journal: Journal,
     private readonly clock: Clock,
   ) {}
 
@@ -80,7 +79,7 @@ export class DeliverOutgoingEmailHandler implements ICommandHandler<DeliverOutgo
           last_error: settled.lastError,
         };
         const type = settlement.status === 'sent' ? MESSAGING_EVENTS.emailSent : MESSAGING_EVENTS.emailFailed;
-        await this.outbox.append([{ id: newId(), type, accountId: settled.accountId, occurredAt: settlement.at, payload, actor: SYSTEM_ACTOR }]);
+        await this.journal.publish([{ id: newId(), type, accountId: settled.accountId, occurredAt: settlement.at, payload, actor: SYSTEM_ACTOR }]);
       }
       return settled;
     });

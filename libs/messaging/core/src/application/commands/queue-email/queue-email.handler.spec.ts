@@ -1,14 +1,13 @@
 import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
 import { OutgoingEmailRequest, QueueEmailCommand } from '@leadflow/messaging-contracts';
+import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { InvalidOutgoingEmailError, NoSenderConfiguredError, TestQuotaExceededError } from '../../../domain/messaging.errors';
 import {
   InMemoryEmailThreadRepository,
-  InMemoryMessagingOutbox,
   InMemoryMessagingStore,
   InMemoryOutgoingEmailRepository,
   InMemorySenderRepository,
   InMemoryTestSendLedger,
-  InMemoryUnitOfWork,
 } from '../../../testing/in-memory-messaging';
 import { QueueEmailHandler } from './queue-email.handler';
 
@@ -46,7 +45,7 @@ describe('QueueEmailHandler (QueueEmailCommand: the outgoing-email path)', () =>
       new InMemoryOutgoingEmailRepository(store),
       new InMemorySenderRepository(store),
       unitOfWork,
-      new InMemoryMessagingOutbox(store),
+      new InMemoryJournal(store),
       clock,
       new InMemoryEmailThreadRepository(store),
       new InMemoryTestSendLedger(store),

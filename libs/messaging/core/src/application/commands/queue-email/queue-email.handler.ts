@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Clock, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { AccountId, Clock, Journal, newId, SYSTEM_ACTOR, UnitOfWork } from '@leadflow/shared-kernel';
 import { EmailQueuedPayload, MESSAGING_EVENTS, QueueEmailCommand, QueuedEmail } from '@leadflow/messaging-contracts';
 import { NoSenderConfiguredError, TestQuotaExceededError } from '../../../domain/messaging.errors';
 import { checkEmailRequest, EmailSender, queuedEmail } from '../../../domain/outgoing-email';
@@ -7,7 +7,6 @@ import { EmailThreadRepository } from '../../ports/email-threads.ports';
 import { OutgoingEmailRepository } from '../../ports/outgoing-email.repository.port';
 import { SenderRepository } from '../../ports/sender.repository.port';
 import { TestSendLedger } from '../../ports/test-send-ledger.port';
-import { MessagingOutbox, UnitOfWork } from '../../ports/unit-of-work.port';
 
 /**
  * Test emails per account per rolling window (public-api-v1 › Limits: 50 per rolling 24 hours,
@@ -31,7 +30,7 @@ export class QueueEmailHandler implements ICommandHandler<QueueEmailCommand> {
     private readonly emails: OutgoingEmailRepository,
     private readonly senders: SenderRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly outbox: MessagingOutbox,
+    private readonly journal: Journal,
     private readonly clock: Clock,
     private readonly threads: EmailThreadRepository,
     private readonly testSends: TestSendLedger,
@@ -56,7 +55,7 @@ export class QueueEmailHandler implements ICommandHandler<QueueEmailCommand> {
         contact_id: email.contactId,
         source: email.source,
       };
-      await this.outbox.append([{ id: newId(), type: MESSAGING_EVENTS.emailQueued, accountId, occurredAt: now, payload, actor: SYSTEM_ACTOR }]);
+      await this.journal.publish([{ id: newId(), type: MESSAGING_EVENTS.emailQueued, accountId, occurredAt: now, payload, actor: SYSTEM_ACTOR }]);
       return { id: email.id, status: 'queued', from: { email: sender.email, name: sender.name }, threadId, to: email.to, subject: email.subject, createdAt: now.toISOString() };
     });
   }

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock } from '@leadflow/shared-kernel';
+import { Clock, UnitOfWork } from '@leadflow/shared-kernel';
 import { SeedConversationsCommand } from '@leadflow/messaging-contracts';
 import { seedConversations } from '../../../domain/conversation';
 import { ConversationRepository } from '../../ports/conversations.ports';
-import { UnitOfWork } from '../../ports/unit-of-work.port';
 
 /** Operator blueprint `conversations`: validates every thread, then writes them all (caller's transaction). */
 @CommandHandler(SeedConversationsCommand)

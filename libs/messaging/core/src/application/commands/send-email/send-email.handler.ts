@@ -1,10 +1,9 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, normalizeEmail, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, normalizeEmail, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { QueueEmailCommand } from '@leadflow/messaging-contracts';
 import { EmailVariableValues, recipientVariableValues, renderEmailVariables, SAMPLE_VARIABLE_VALUES } from '../../../domain/email-variables';
 import { RecipientNotAllowedError, RecipientUnsubscribedError } from '../../../domain/messaging.errors';
 import { ContactHistory, MessagingDirectory } from '../../ports/messaging-directory.port';
-import { UnitOfWork } from '../../ports/unit-of-work.port';
 import { SendEmailCommand, SentEmailView } from './send-email.command';
 
 /**
