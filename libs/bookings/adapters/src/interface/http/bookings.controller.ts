@@ -5,13 +5,9 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { BOOKING_STATUSES, BookingStatus, BookingView } from '@leadflow/bookings-contracts';
 import { CancelBookingCommand, CreateBookingCommand, ListBookingsQuery } from '@leadflow/bookings-core';
 import { Actor, FieldViolation, InvalidRequestError, isUuid, Page, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import { CreateBookingDto } from './dto/create-booking.dto';
 
-/** The actor of a write made with an API key (`via` `api_key`, named after the key). */
-function actorOf(key: ApiKeyPrincipal): Actor {
-  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
-}
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i;
 
@@ -74,7 +70,7 @@ export class BookingsController {
   /** 201 `{ data: booking }`. Rules and rejections: see CreateBookingHandler. Idempotency-Key honoured (platform rule of every POST). */
   @Post()
   @RequireScope('bookings:write')
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateBookingDto): Promise<{ data: BookingView }> {
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CreateBookingDto): Promise<{ data: BookingView }> {
     const booking = await this.commands.execute(
       new CreateBookingCommand(
         key.accountId,
@@ -90,7 +86,7 @@ export class BookingsController {
           notes: body.notes,
           formResponses: body.form_responses,
         },
-        actorOf(key),
+        actor,
       ),
     );
     return { data: booking };
@@ -100,8 +96,8 @@ export class BookingsController {
   @Delete(':id')
   @HttpCode(200)
   @RequireScope('bookings:write')
-  async cancel(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: { id: string; status: 'cancelled'; cancelled_at: string } }> {
-    const booking = await this.commands.execute(new CancelBookingCommand(key.accountId, id, actorOf(key)));
+  async cancel(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: { id: string; status: 'cancelled'; cancelled_at: string } }> {
+    const booking = await this.commands.execute(new CancelBookingCommand(key.accountId, id, actor));
     return { data: { id: booking.id, status: 'cancelled', cancelled_at: booking.cancelled_at as string } };
   }
 }

@@ -16,11 +16,11 @@ import {
   NoteView,
   UpdateContactCommand,
 } from '@leadflow/contacts-core';
-import { InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { Actor, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { AddNoteDto, AttachTagsDto } from './dto/contact-children.dto';
 import { CreateContactDto, UpdateContactDto } from './dto/contact.dto';
-import { actorOf, listParam, stringParam } from './request-params';
+import { listParam, stringParam } from './request-params';
 
 /**
  * `/v1/contacts` (public-api-v1 › Contacts; operator-api › Deleting, Tags on a contact, Notes).
@@ -60,7 +60,7 @@ export class ContactsController {
   /** 201 `{ data: contact }`; Idempotency-Key honoured. Errors: see CreateContactHandler. */
   @Post()
   @RequireScope('contacts:write')
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateContactDto): Promise<{ data: ContactView }> {
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CreateContactDto): Promise<{ data: ContactView }> {
     const contact = await this.commands.execute(
       new CreateContactCommand(
         key.accountId,
@@ -74,7 +74,7 @@ export class ContactsController {
           customFields: body.custom_fields,
           systemId: body.system_id,
         },
-        actorOf(key),
+        actor,
       ),
     );
     return { data: contact };
@@ -90,7 +90,7 @@ export class ContactsController {
   /** Rules 1–6: see UpdateContactHandler. */
   @Patch(':id')
   @RequireScope('contacts:write')
-  async update(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: UpdateContactDto): Promise<{ data: ContactView }> {
+  async update(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateContactDto): Promise<{ data: ContactView }> {
     const contact = await this.commands.execute(
       new UpdateContactCommand(
         key.accountId,
@@ -106,7 +106,7 @@ export class ContactsController {
           notes: body.notes,
           customFields: body.custom_fields,
         },
-        actorOf(key),
+        actor,
       ),
     );
     return { data: contact };
@@ -116,8 +116,8 @@ export class ContactsController {
   @Delete(':id')
   @HttpCode(200)
   @RequireScope('contacts:delete')
-  async remove(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: DeletedContact }> {
-    return { data: await this.commands.execute(new DeleteContactCommand(key.accountId, id, actorOf(key))) };
+  async remove(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: DeletedContact }> {
+    return { data: await this.commands.execute(new DeleteContactCommand(key.accountId, id, actor)) };
   }
 
   /** Stub: an empty page; `cursor` and `limit` validated (400 `invalid_request`), not applied. */
@@ -131,22 +131,22 @@ export class ContactsController {
   @Post(':id/tags')
   @HttpCode(200)
   @RequireScope('contacts:write')
-  async attachTags(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: AttachTagsDto): Promise<{ data: TagView[] }> {
-    return { data: await this.commands.execute(new AttachTagsCommand(key.accountId, id, body.tag_ids, actorOf(key))) };
+  async attachTags(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AttachTagsDto): Promise<{ data: TagView[] }> {
+    return { data: await this.commands.execute(new AttachTagsCommand(key.accountId, id, body.tag_ids, actor)) };
   }
 
   /** 204. */
   @Delete(':id/tags/:tag_id')
   @HttpCode(204)
   @RequireScope('contacts:write')
-  async detachTag(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Param('tag_id') tagId: string): Promise<void> {
-    await this.commands.execute(new DetachTagCommand(key.accountId, id, tagId, actorOf(key)));
+  async detachTag(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Param('tag_id') tagId: string): Promise<void> {
+    await this.commands.execute(new DetachTagCommand(key.accountId, id, tagId, actor));
   }
 
   /** 201 `{ data: { id, contact_id, body, created_at } }`. */
   @Post(':id/notes')
   @RequireScope('contacts:write')
-  async addNote(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: AddNoteDto): Promise<{ data: NoteView }> {
-    return { data: await this.commands.execute(new AddNoteCommand(key.accountId, id, body.body, actorOf(key))) };
+  async addNote(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: AddNoteDto): Promise<{ data: NoteView }> {
+    return { data: await this.commands.execute(new AddNoteCommand(key.accountId, id, body.body, actor)) };
   }
 }

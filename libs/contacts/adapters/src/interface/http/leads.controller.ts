@@ -3,8 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
 import { asIdempotentReplay, CaptureLeadCommand } from '@leadflow/contacts-core';
-import { CleansText, CurrentKey, Idempotent, IpLimit, RequireScope } from '@leadflow/shared-platform';
-import { actorOf } from './request-params';
+import type { Actor } from '@leadflow/shared-kernel';
+import { CleansText, CurrentActor, CurrentKey, Idempotent, IpLimit, RequireScope } from '@leadflow/shared-platform';
 
 /** public-api-v1 › Limits: 100 requests per minute per IP address on lead capture. */
 export const LEAD_CAPTURE_IP_LIMIT = { name: 'leads_capture', perMinute: 100, code: 'rate_limited_ip', simplified: true } as const;
@@ -28,7 +28,7 @@ export class LeadsController {
   @IpLimit(LEAD_CAPTURE_IP_LIMIT)
   @CleansText()
   @Idempotent({ replay: (stored) => asIdempotentReplay(stored as LeadCaptureResult) })
-  capture(@CurrentKey() key: ApiKeyPrincipal, @Body() body: unknown): Promise<LeadCaptureResult> {
-    return this.commands.execute(new CaptureLeadCommand(key.accountId, body, actorOf(key), key.apiTermsAccepted));
+  capture(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: unknown): Promise<LeadCaptureResult> {
+    return this.commands.execute(new CaptureLeadCommand(key.accountId, body, actor, key.apiTermsAccepted));
   }
 }

@@ -3,11 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { PresuasionSubmissionView } from '@leadflow/contacts-contracts';
 import { GetPresuasionSubmissionQuery, ListPresuasionSubmissionsQuery, RecordPresuasionSubmissionCommand, TOOL_SLUG_PATTERN } from '@leadflow/contacts-core';
-import { FieldViolation, isUuid, Page, parseIsoInstant, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, IpLimit, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { Actor, FieldViolation, isUuid, Page, parseIsoInstant, ValidationFailedError } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, IpLimit, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { PresuasionSubmissionDto } from './dto/presuasion-submission.dto';
 import { LEAD_CAPTURE_IP_LIMIT } from './leads.controller';
-import { actorOf, stringParam } from './request-params';
+import { stringParam } from './request-params';
 
 /**
  * `/v1/presuasion/submissions`: form submissions of presuasion tools (public-api-v1 › Presuasion
@@ -30,8 +30,8 @@ export class PresuasionSubmissionsController {
   @Post()
   @RequireScope('leads:capture')
   @IpLimit(LEAD_CAPTURE_IP_LIMIT)
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: PresuasionSubmissionDto): Promise<{ data: PresuasionSubmissionView }> {
-    return { data: await this.commands.execute(new RecordPresuasionSubmissionCommand(key.accountId, body.toInput(), actorOf(key), key.apiTermsAccepted)) };
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: PresuasionSubmissionDto): Promise<{ data: PresuasionSubmissionView }> {
+    return { data: await this.commands.execute(new RecordPresuasionSubmissionCommand(key.accountId, body.toInput(), actor, key.apiTermsAccepted)) };
   }
 
   /**

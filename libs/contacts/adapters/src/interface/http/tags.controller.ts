@@ -3,11 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { TagView } from '@leadflow/contacts-contracts';
 import { CreateTagCommand, ListTagsQuery } from '@leadflow/contacts-core';
-import { InvalidRequestError, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { Actor, InvalidRequestError, Page } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { decodeNameCursor } from '../../infrastructure/persistence/name-cursor';
 import { CreateTagDto } from './dto/tag.dto';
-import { actorOf, stringParam } from './request-params';
+import { stringParam } from './request-params';
 
 /** `/v1/tags` (public-api-v1 › Tags). */
 @Controller('v1/tags')
@@ -31,7 +31,7 @@ export class TagsController {
   /** 201 `{ data: tag }`. Errors: see CreateTagHandler. */
   @Post()
   @RequireScope('tags:write')
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateTagDto): Promise<{ data: TagView }> {
-    return { data: await this.commands.execute(new CreateTagCommand(key.accountId, body, actorOf(key))) };
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CreateTagDto): Promise<{ data: TagView }> {
+    return { data: await this.commands.execute(new CreateTagCommand(key.accountId, body, actor)) };
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { CustomEventIngested, IngestCustomEventCommand } from '@leadflow/events-core';
-import { CurrentKey, IpLimit, KeyLimit, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, IpLimit, KeyLimit, RequireScope } from '@leadflow/shared-platform';
 import type { Actor } from '@leadflow/shared-kernel';
 import { CustomEventDto } from './dto/custom-event.dto';
 import { ServiceSignatureGuard } from './service-signature.guard';
@@ -13,10 +13,6 @@ export const EVENTS_IP_LIMIT = { name: 'events_ingest', perMinute: 120, code: 'r
 /** public-api-v1 › Limits: 60 requests per minute per key on POST /v1/events, adjustable per key (`events_per_minute`). */
 export const EVENTS_KEY_LIMIT = { name: 'events_ingest', perMinute: (key: ApiKeyPrincipal) => key.eventsPerMinute } as const;
 
-/** The actor of a write made with an API key (`via` `api_key`, named after the key). */
-export function actorOf(key: ApiKeyPrincipal): Actor {
-  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
-}
 
 /** `/v1/events` (public-api-v1 › Endpoints › Events › POST /v1/events). */
 @Controller('v1/events')
@@ -37,7 +33,7 @@ export class CustomEventsController {
   @IpLimit(EVENTS_IP_LIMIT)
   @KeyLimit(EVENTS_KEY_LIMIT)
   @UseGuards(ServiceSignatureGuard)
-  ingest(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CustomEventDto): Promise<CustomEventIngested> {
+  ingest(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CustomEventDto): Promise<CustomEventIngested> {
     return this.commands.execute(
       new IngestCustomEventCommand(
         key.accountId,
@@ -55,7 +51,7 @@ export class CustomEventsController {
           customFields: body.custom_fields ?? {},
           sourceLabel: body.source_label ?? null,
         },
-        actorOf(key),
+        actor,
         key.keyId,
       ),
     );

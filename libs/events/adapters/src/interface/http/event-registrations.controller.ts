@@ -4,9 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { EventRegistrationView } from '@leadflow/events-contracts';
 import { RegisterForEventCommand } from '@leadflow/events-core';
-import { CurrentKey, RequireFeature, RequireScope } from '@leadflow/shared-platform';
-import { ValidationFailedError } from '@leadflow/shared-kernel';
-import { actorOf } from './custom-events.controller';
+import { CurrentActor, CurrentKey, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { Actor, ValidationFailedError } from '@leadflow/shared-kernel';
 import { EventRegistrationDto } from './dto/event-registration.dto';
 
 /** `/v1/event-registrations` (public-api-v1 › Endpoints › Events › POST /v1/event-registrations). */
@@ -26,6 +25,7 @@ export class EventRegistrationsController {
   @RequireFeature('events_module')
   async register(
     @CurrentKey() key: ApiKeyPrincipal,
+    @CurrentActor() actor: Actor,
     @Body() body: EventRegistrationDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<{ data: EventRegistrationView; created: boolean }> {
@@ -43,7 +43,7 @@ export class EventRegistrationsController {
       new RegisterForEventCommand(
         key.accountId,
         { contactId: body.contact_id, eventId, eventSlug, editionId: body.edition_id ?? null, language: body.language ?? null },
-        actorOf(key),
+        actor,
       ),
     );
     void reply.status(outcome.created ? 201 : 200);

@@ -3,10 +3,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { DealView, PipelineStageView } from '@leadflow/pipeline-contracts';
 import { ListDealsQuery, ListPipelineStagesQuery, MoveDealCommand, PlaceDealCommand, RemoveDealCommand } from '@leadflow/pipeline-core';
-import { InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { Actor, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { MoveDealDto, PlaceDealDto } from './dto/deal.dto';
-import { actorOf, stringParam } from './request-params';
+import { stringParam } from './request-params';
 
 /**
  * `/v1/pipeline` (public-api-v1 › Endpoints › Pipeline): stages with their real-time contact counts,
@@ -43,22 +43,22 @@ export class PipelineController {
   /** 201 `{ data: deal }`. Errors: see PlaceDealHandler. */
   @Post('deals')
   @RequireScope('pipeline:write')
-  async place(@CurrentKey() key: ApiKeyPrincipal, @Body() body: PlaceDealDto): Promise<{ data: DealView }> {
-    return { data: await this.commands.execute(new PlaceDealCommand(key.accountId, body.contact_id, body.stage_id, actorOf(key))) };
+  async place(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: PlaceDealDto): Promise<{ data: DealView }> {
+    return { data: await this.commands.execute(new PlaceDealCommand(key.accountId, body.contact_id, body.stage_id, actor)) };
   }
 
   /** 200 `{ data: deal }`. Errors: see MoveDealHandler. */
   @Patch('deals/:id')
   @RequireScope('pipeline:write')
-  async move(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: MoveDealDto): Promise<{ data: DealView }> {
-    return { data: await this.commands.execute(new MoveDealCommand(key.accountId, id, body.stage_id, actorOf(key))) };
+  async move(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: MoveDealDto): Promise<{ data: DealView }> {
+    return { data: await this.commands.execute(new MoveDealCommand(key.accountId, id, body.stage_id, actor)) };
   }
 
   /** 200 `{ data: deal }` with `pipeline_id` and `stage_id` null; the contact is kept. */
   @Delete('deals/:id')
   @HttpCode(200)
   @RequireScope('pipeline:write')
-  async remove(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: DealView }> {
-    return { data: await this.commands.execute(new RemoveDealCommand(key.accountId, id, actorOf(key))) };
+  async remove(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: DealView }> {
+    return { data: await this.commands.execute(new RemoveDealCommand(key.accountId, id, actor)) };
   }
 }

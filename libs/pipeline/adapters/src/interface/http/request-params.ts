@@ -1,10 +1,4 @@
-import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
-import { Actor, InvalidRequestError } from '@leadflow/shared-kernel';
-
-/** The actor of a write made with an API key (public-api-v1 › Outbound webhooks: `via` `api_key`, named after the key). */
-export function actorOf(key: ApiKeyPrincipal): Actor {
-  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
-}
+import { InvalidRequestError } from '@leadflow/shared-kernel';
 
 /** A single-valued query parameter; repeated gives 400 `invalid_request` (`details.field`). */
 export function stringParam(query: Record<string, unknown>, name: string): string | null {

@@ -2,15 +2,11 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Actor, InvalidRequestError, Page, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import { QUOTE_STATUSES, QuoteStatus, QuoteView } from '@leadflow/quotes-contracts';
 import { CreateQuoteCommand, GetQuoteQuery, ListQuotesQuery, SendQuoteCommand, UpdateQuoteCommand } from '@leadflow/quotes-core';
 import { CreateQuoteDto, UpdateQuoteDto } from './dto/quote.dto';
 
-/** The actor of a write made with an API key (`via` `api_key`, named after the key). */
-function actorOf(key: ApiKeyPrincipal): Actor {
-  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
-}
 
 /**
  * `/v1/quotes` (public-api-v1 › Endpoints › Quotes), plan module `quotes`. A non-UUID, missing,
@@ -46,7 +42,7 @@ export class QuotesController {
   /** 201 `{ data: quote }`; Idempotency-Key honoured. Errors: see CreateQuoteHandler. */
   @Post()
   @RequireScope('quotes:write')
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateQuoteDto): Promise<{ data: QuoteView }> {
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CreateQuoteDto): Promise<{ data: QuoteView }> {
     const quote = await this.commands.execute(
       new CreateQuoteCommand(
         key.accountId,
@@ -67,7 +63,7 @@ export class QuotesController {
           signaturePaymentOrder: body.signature_payment_order,
           taxExemptReason: body.tax_exempt_reason,
         },
-        actorOf(key),
+        actor,
       ),
     );
     return { data: quote };
@@ -76,7 +72,7 @@ export class QuotesController {
   /** Rules 1–6: see UpdateQuoteHandler. */
   @Patch(':id')
   @RequireScope('quotes:write')
-  async update(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: UpdateQuoteDto): Promise<{ data: QuoteView }> {
+  async update(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: UpdateQuoteDto): Promise<{ data: QuoteView }> {
     const quote = await this.commands.execute(
       new UpdateQuoteCommand(
         key.accountId,
@@ -102,7 +98,7 @@ export class QuotesController {
           taxExemptReason: body.tax_exempt_reason,
           status: body.status,
         },
-        actorOf(key),
+        actor,
       ),
     );
     return { data: quote };
@@ -112,7 +108,7 @@ export class QuotesController {
   @Post(':id/send')
   @HttpCode(200)
   @RequireScope('quotes:write')
-  async send(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: QuoteView }> {
-    return { data: await this.commands.execute(new SendQuoteCommand(key.accountId, id, actorOf(key))) };
+  async send(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: QuoteView }> {
+    return { data: await this.commands.execute(new SendQuoteCommand(key.accountId, id, actor)) };
   }
 }

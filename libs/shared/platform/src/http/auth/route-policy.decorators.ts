@@ -1,7 +1,8 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal, Feature, Scope } from '@leadflow/accounts-contracts';
-import type { AccountId } from '@leadflow/shared-kernel';
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
+import { requestTraceOf, withRequestTrace } from '../../logging/request-trace';
 
 export const REQUIRED_SCOPE = 'leadflow:required-scope';
 export const REQUIRED_FEATURE = 'leadflow:required-feature';
@@ -65,4 +66,20 @@ export const CurrentAccount = createParamDecorator((_: unknown, context: Executi
   const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;
   if (!principal) throw new Error('CurrentAccount used on a route without API key authentication');
   return principal.accountId;
+});
+
+/**
+ * The actor of a write made with an API key: `{ type: 'api_key', id: <key id>, name: <key name>, via: 'api_key' }`
+ * (public-api-v1 › Outbound webhooks: the `actor` of an event; the activity log's `actor`).
+ */
+export function apiKeyActor(key: ApiKeyPrincipal): Actor {
+  // The request's trace (request id) rides on the actor to the write's outbox rows (logging/request-trace.ts).
+  return withRequestTrace<Actor>({ type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' }, requestTraceOf(key));
+}
+
+/** The calling key as the {@link Actor} of the write (see {@link apiKeyActor}), for commands that record who acted. */
+export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {
+  const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;
+  if (!principal) throw new Error('CurrentActor used on a route without API key authentication');
+  return apiKeyActor(principal);
 });
