@@ -1,4 +1,5 @@
 import type { AccountId, IntegrationEvent } from '@leadflow/shared-kernel';
+import { requestIdOfEvent } from '../logging/request-trace';
 
 /** An activity-log entry as the statements below take it (ids and times already chosen). */
 export interface ActivityRow {
@@ -36,20 +37,23 @@ export function activityParams(accountId: AccountId | string, rows: readonly Act
 }
 
 /**
- * `INSERT` of any number of outbox events, parameters `$first` … `$first+5` (ids, accounts, types,
- * payloads, actors, times), in the order given (`WITH ORDINALITY … ORDER BY`), so `sequence`
+ * `INSERT` of any number of outbox events, parameters `$first` … `$first+6` (ids, accounts, types,
+ * payloads, actors, times, request ids), in the order given (`WITH ORDINALITY … ORDER BY`), so `sequence`
  * (bigserial, the relay's reading order) follows it.
  */
 export function insertOutboxSql(first: number): string {
   const p = (offset: number) => `$${first + offset}`;
-  return `INSERT INTO platform.outbox (id, account_id, type, payload, actor, occurred_at, relayed_at, relay_attempts)
-    SELECT o.id, o.account_id, o.type, o.payload::jsonb, o.actor::jsonb, o.occurred_at, NULL, 0
-      FROM unnest(${p(0)}::uuid[], ${p(1)}::uuid[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::timestamptz[])
-           WITH ORDINALITY AS o(id, account_id, type, payload, actor, occurred_at, position)
+  return `INSERT INTO platform.outbox (id, account_id, type, payload, actor, occurred_at, relayed_at, relay_attempts, request_id)
+    SELECT o.id, o.account_id, o.type, o.payload::jsonb, o.actor::jsonb, o.occurred_at, NULL, 0, o.request_id
+      FROM unnest(${p(0)}::uuid[], ${p(1)}::uuid[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::timestamptz[], ${p(6)}::text[])
+           WITH ORDINALITY AS o(id, account_id, type, payload, actor, occurred_at, request_id, position)
      ORDER BY o.position`;
 }
 
-/** The 6 parameters of {@link insertOutboxSql}. */
+/**
+ * The 7 parameters of {@link insertOutboxSql}. The request id is the one the event's actor carries
+ * (request-trace.ts: the api request that made the write), null otherwise.
+ */
 export function outboxParams(events: readonly IntegrationEvent[]): unknown[] {
   return [
     events.map((event) => event.id),
@@ -58,5 +62,6 @@ export function outboxParams(events: readonly IntegrationEvent[]): unknown[] {
     events.map((event) => JSON.stringify(event.payload)),
     events.map((event) => JSON.stringify(event.actor)),
     events.map((event) => new Date(event.occurredAt).toISOString()),
+    events.map(requestIdOfEvent),
   ];
 }

@@ -1,6 +1,9 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 
+// The request trace (issue 17, item 4) is exported with the logger: it is what the worker's log lines carry.
+export * from './request-trace';
+
 /**
  * Paths pino replaces with `[redacted]` in every log line (issue 17, item 4): credentials a log line
  * could carry (an `Authorization` header, API keys, webhook secrets, passwords) and the bodies of emails
@@ -28,7 +31,7 @@ export const LOG_REDACT_PATHS: readonly string[] = [
 ];
 
 /**
- * The process's JSON logger (one line per entry; Fastify adds `reqId` to request logs). Lines go to
+ * The process's JSON logger (one line per entry; Fastify adds `request_id` to request logs). Lines go to
  * stdout through an asynchronous buffer (sonic-boom, flushed every few KiB and at exit), so a request
  * never waits for a terminal or a pipe; a process killed with SIGKILL can lose its last buffered lines.
  * `fatal` lines are flushed at once. Credentials and email bodies are redacted ({@link LOG_REDACT_PATHS}).

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Actor, DomainError } from '@leadflow/shared-kernel';
+import { eventLogFields, withRequestTrace } from '../logging/request-trace';
 import type { IntegrationEventJob, IntegrationEventRef } from './integration-event.job';
 
 /** What one batch did for one consumer: counts of events handled, already recorded (skipped) and rejected. */
@@ -77,9 +78,10 @@ export class EventInbox {
         try {
           await handle(event);
           results[index] = { outcome: 'handled' };
+          this.logger.log({ consumer, type: event.type, ...eventLogFields(event) }, 'Integration event handled');
         } catch (error) {
           if (error instanceof DomainError) {
-            this.logger.warn({ consumer, eventId: event.id, type: event.type, code: error.code }, 'Integration event rejected by its consumer');
+            this.logger.warn({ consumer, type: event.type, code: error.code, ...eventLogFields(event) }, 'Integration event rejected by its consumer');
             results[index] = { outcome: `rejected:${error.code}` };
           } else {
             results[index] = { error };
@@ -111,17 +113,37 @@ export class EventInbox {
    */
   async load(ids: readonly string[]): Promise<IntegrationEventJob[]> {
     if (ids.length === 0) return [];
-    const rows: { id: string; sequence: string; account_id: string; type: string; payload: Record<string, unknown>; actor: Actor; occurred_at: Date }[] =
-      await this.db.query(
-        `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at FROM platform.outbox o WHERE id = ANY($1::uuid[])`,
-        [ids],
-      );
+    const rows: {
+      id: string;
+      sequence: string;
+      account_id: string;
+      type: string;
+      payload: Record<string, unknown>;
+      actor: Actor;
+      occurred_at: Date;
+      request_id: string | null;
+    }[] = await this.db.query(
+      `SELECT id, o.sequence::text AS sequence, account_id, type, payload, actor, occurred_at, request_id FROM platform.outbox o WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.flatMap((id) => {
       const row = byId.get(id);
-      return row
-        ? [{ id, sequence: row.sequence, type: row.type, accountId: row.account_id, occurredAt: new Date(row.occurred_at).toISOString(), payload: row.payload, actor: row.actor }]
-        : [];
+      if (!row) return [];
+      const requestId = row.request_id ?? null;
+      return [
+        {
+          id,
+          sequence: row.sequence,
+          type: row.type,
+          accountId: row.account_id,
+          occurredAt: new Date(row.occurred_at).toISOString(),
+          payload: row.payload,
+          // Writes a consumer makes with the event's actor (the events they publish) keep the api request's id.
+          actor: withRequestTrace(row.actor, requestId === null ? null : { requestId }),
+          requestId,
+        },
+      ];
     });
   }
 

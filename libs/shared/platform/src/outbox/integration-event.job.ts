@@ -14,7 +14,10 @@ export interface IntegrationEventJob {
   accountId: string;
   occurredAt: string;
   payload: Record<string, unknown>;
+  /** The actor as the outbox row holds it; carries the row's request trace (request-trace.ts), so writes made with it are traced too. */
   actor: Actor;
+  /** Id of the api request whose write produced the event (`platform.outbox.request_id`), null when none did. */
+  requestId: string | null;
 }
 
 const CONSUMER_NAME = /^[a-z][a-z0-9-]{0,62}$/;

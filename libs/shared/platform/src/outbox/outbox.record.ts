@@ -45,4 +45,8 @@ export class OutboxRecord {
   /** When the reconciler last re-enqueued the row. */
   @Column({ type: 'timestamptz', nullable: true })
   reconciledAt: Date | null;
+
+  /** Id of the api request whose write produced the event (`X-Request-ID`); null when none did (issue 17, item 4). */
+  @Column({ type: 'text', nullable: true })
+  requestId: string | null;
 }

@@ -4,6 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Job, UnrecoverableError } from 'bullmq';
 import { asAccountId, DomainError } from '@leadflow/shared-kernel';
 import { DeliverOutgoingEmailCommand, DeliveryOutcome } from '@leadflow/messaging-core';
+import { eventLogFields } from '@leadflow/shared-platform';
 import { DeliverEmailJob, EMAIL_DELIVERY_QUEUE } from './email-delivery.job';
 
 /** Thrown so BullMQ retries the job after its backoff. */
@@ -25,6 +26,8 @@ export class DeliverEmailProcessor extends WorkerHost {
 
   async process(job: Job<DeliverEmailJob>): Promise<DeliveryOutcome> {
     const { accountId, emailId } = job.data;
+    // request_id, account_id, event_id: the api request that queued the email, traced through the outbox (issue 17, item 4).
+    const trace = { ...eventLogFields({ id: job.data.eventId ?? null, accountId, requestId: job.data.requestId ?? null }), email_id: emailId };
     const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let outcome: DeliveryOutcome;
     try {
@@ -35,13 +38,13 @@ export class DeliverEmailProcessor extends WorkerHost {
     }
     switch (outcome.result) {
       case 'sent':
-        this.logger.log({ accountId, emailId, attempts: outcome.attempts }, 'Email sent');
+        this.logger.log({ ...trace, attempts: outcome.attempts }, 'Email sent');
         return outcome;
       case 'retry':
-        this.logger.warn({ accountId, emailId, attempts: outcome.attempts, error: outcome.error }, 'Email delivery failed (transient); retrying');
+        this.logger.warn({ ...trace, attempts: outcome.attempts, error: outcome.error }, 'Email delivery failed (transient); retrying');
         throw new RetryDelivery(outcome.error);
       case 'failed':
-        this.logger.warn({ accountId, emailId, attempts: outcome.attempts, error: outcome.error, permanent: outcome.permanent }, 'Email delivery failed');
+        this.logger.warn({ ...trace, attempts: outcome.attempts, error: outcome.error, permanent: outcome.permanent }, 'Email delivery failed');
         throw new UnrecoverableError(outcome.error);
       case 'busy':
         if (finalAttempt) return outcome; // the worker holding the claim settles it

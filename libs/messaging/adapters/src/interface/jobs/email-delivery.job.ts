@@ -11,6 +11,9 @@ export const DELIVER_EMAIL_JOB = 'deliver-email';
 export interface DeliverEmailJob {
   accountId: string;
   emailId: string;
+  /** The `email_queued` event that scheduled the job, and the api request that queued the email (null when none did): the delivery's log lines carry them. Absent on jobs queued before issue 17. */
+  eventId?: string;
+  requestId?: string | null;
 }
 
 /**

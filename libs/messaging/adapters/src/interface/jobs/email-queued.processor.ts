@@ -26,7 +26,7 @@ export class EmailQueuedProcessor extends IntegrationEventConsumer {
     const priority = typeof payload.priority === 'number' ? payload.priority : 1;
     await this.deliveries.add(
       DELIVER_EMAIL_JOB,
-      { accountId: event.accountId, emailId: payload.email_id },
+      { accountId: event.accountId, emailId: payload.email_id, eventId: event.id, requestId: event.requestId },
       emailDeliveryJobOptions(payload.email_id, priority, this.config.emailRetryDelayMs),
     );
     return { emailId: payload.email_id };

@@ -116,7 +116,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     // The work is done: failing to store it must not turn the success into a 500. The key then stays
     // `processing` (retries get 409 until it expires), which never runs the request twice.
     await this.store.complete(principal.accountId, key, reply.statusCode, body).catch((error: unknown) => {
-      this.logger.error({ err: error, reqId: request.id }, 'Idempotency-Key response could not be stored');
+      this.logger.error({ err: error, request_id: request.id }, 'Idempotency-Key response could not be stored');
     });
     return body;
   }
