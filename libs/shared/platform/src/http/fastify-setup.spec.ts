@@ -27,6 +27,10 @@ describe('parseJsonBody', () => {
     ['{"a":[{"b":{"__proto__":{}}}]}'],
     ['{"constructor":{"prototype":{"x":1}}}'],
     ['{"a":{"constructor":{"prototype":null}}}'],
+    // The same keys spelled with JSON escapes are the same keys once parsed (secure-json-parse's scan).
+    ['{"\\u005f_proto__":{"x":1}}'],
+    ['{"a":[{"\\u005F\\u005Fproto\\u005F_":{}}]}'],
+    ['{"\\u0063onstructor":{"prototype":{"x":1}}}'],
   ])('refuses prototype poisoning %s', (text) => {
     expect(parseJsonBody(text)).toEqual({ ok: false, problem: 'forbidden_json_member' });
   });

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { scan as scanJson } from 'secure-json-parse';
 import { Clock, DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
 import { sendError, toDomainError } from './error-envelope.filter';
@@ -37,7 +38,8 @@ export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | '
     trustProxy: config.trustProxy,
     requestIdHeader: false as const,
     // One access line per request, written by installHttpContract's onResponse hook, instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
+    // Request log lines name the request id `request_id`, like the worker's lines about the events it caused (issue 17, item 4).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: (raw: IncomingMessage) => {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
@@ -321,7 +323,7 @@ export function installHttpContract(app: NestFastifyApplication): void {
           route: request.routeOptions.url ?? null,
           statusCode: reply.statusCode,
           responseTimeMs: elapsedMs === null ? null : Math.round(elapsedMs * 10) / 10,
-          accountId: state?.principal?.accountId ?? null,
+          account_id: state?.principal?.accountId ?? null,
         },
         'request completed',
       );
@@ -339,7 +341,7 @@ export function installHttpContract(app: NestFastifyApplication): void {
         startedAt: state.receivedAt ?? clock.now(),
       });
     } catch (error) {
-      logger.warn({ err: error, reqId: request.id }, 'Usage recording failed');
+      logger.warn({ err: error, request_id: request.id }, 'Usage recording failed');
     }
   });
 }
@@ -381,9 +383,17 @@ type ParsedBody = { ok: true; value: unknown } | { ok: false; problem: 'invalid_
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * JSON.parse, refusing `__proto__` and `constructor.prototype` members like Fastify's default parser
- * does (`onProtoPoisoning` / `onConstructorPoisoning`: "error"): the DTO transformation would
- * otherwise assign them as the instance's prototype.
+ * Options of secure-json-parse's scan: a `__proto__` member, or a `constructor` member holding a
+ * `prototype`, anywhere in the body makes it unsafe (what Fastify's own parser refuses with
+ * `onProtoPoisoning` / `onConstructorPoisoning` "error"); `safe` makes `scan` answer null instead of throwing.
+ */
+const POISONING_SCAN = { protoAction: 'error', constructorAction: 'error', safe: true } as const;
+
+/**
+ * JSON.parse, then refusing `__proto__` and `constructor.prototype` members with secure-json-parse's
+ * scan (the library Fastify's default parser uses): the DTO transformation would otherwise assign them
+ * as the instance's prototype. The scan walks the body only when its text could spell such a key:
+ * literally, or with `\u` escapes (`"\u005f_proto__"` is the same key once parsed).
  */
 export function parseJsonBody(text: string): ParsedBody {
   let value: unknown;
@@ -392,11 +402,16 @@ export function parseJsonBody(text: string): ParsedBody {
   } catch {
     return { ok: false, problem: 'invalid_json' };
   }
-  if ((text.includes('__proto__') || text.includes('constructor')) && hasPoisonedMember(value)) {
+  if (value !== null && typeof value === 'object' && mayHoldPoisonedKey(text) && scanJson(value, POISONING_SCAN) === null) {
     return { ok: false, problem: 'forbidden_json_member' };
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) return { ok: false, problem: 'too_deep' };
   return { ok: true, value };
+}
+
+/** Whether a JSON text could hold a `__proto__` or `constructor` key (written out or with `\u` escapes). */
+function mayHoldPoisonedKey(text: string): boolean {
+  return text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
 }
 
 /** True when objects/arrays nest deeper than `limit` levels (iterative: the stack depth does not grow with the body's). */
@@ -409,23 +424,6 @@ function depthExceeds(value: unknown, limit: number): boolean {
     for (const child of Array.isArray(node) ? node : Object.values(node)) {
       if (child !== null && typeof child === 'object') pending.push({ node: child, depth: depth + 1 });
     }
-  }
-  return false;
-}
-
-function hasPoisonedMember(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (node === null || typeof node !== 'object') continue;
-    if (Array.isArray(node)) {
-      pending.push(...node);
-      continue;
-    }
-    if (Object.prototype.hasOwnProperty.call(node, '__proto__')) return true;
-    const ctor = Object.prototype.hasOwnProperty.call(node, 'constructor') ? (node as Record<string, unknown>).constructor : undefined;
-    if (ctor !== null && typeof ctor === 'object' && Object.prototype.hasOwnProperty.call(ctor, 'prototype')) return true;
-    pending.push(...Object.values(node));
   }
   return false;
 }
