@@ -7,3 +7,4 @@ export * from './bookings.views';
 export * from './calendar-blueprint';
 export * from './set-booking-outcome.command';
 export * from './record-host-busy-time.command';
+export * from './reassign-contact-bookings.command';

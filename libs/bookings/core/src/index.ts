@@ -7,6 +7,7 @@ export * from './application/commands/create-booking.handler';
 export * from './application/commands/cancel-booking.handler';
 export * from './application/ports/bookings.repository.port';
 export * from './application/ports/external-calendar.port';
+export * from './application/ports/contact-bookings-reassignment.port';
 export * from './application/ports/booking-collaborators.port';
 export * from './application/views';
 export * from './application/bookings-core.providers';

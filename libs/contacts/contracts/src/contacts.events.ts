@@ -44,6 +44,17 @@ export interface NoteCreatedPayload extends Record<string, unknown> {
   body: string;
 }
 
+/**
+ * `contact_merged` (a webhook since issue 15): `contact_id` was absorbed by `into_contact_id`. The
+ * operator merge sends these two members; the public merge (`POST /v1/contacts/{id}/merge`) adds its
+ * report: `survivor` (contact read shape), `fields`, `identities`, `tags`, `deals`, `bookings`, `quotes`,
+ * `registrations`.
+ */
+export interface ContactMergedPayload extends Record<string, unknown> {
+  contact_id: string;
+  into_contact_id: string;
+}
+
 /** Archive, unarchive, disqualify, unmerge; merge adds `into_contact_id`. */
 export interface ContactLifecyclePayload extends Record<string, unknown> {
   contact_id: string;

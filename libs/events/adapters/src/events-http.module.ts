@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { EVENTS_HANDLERS, EventsRepository } from '@leadflow/events-core';
+import { ContactRegistrationsReassignmentPort, EVENTS_HANDLERS, EventsRepository } from '@leadflow/events-core';
+import { TypeOrmContactRegistrationsReassignment } from './infrastructure/persistence/typeorm-contact-registrations-reassignment';
 import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-events.repository';
 import { CustomEventsController } from './interface/http/custom-events.controller';
 import { EventRegistrationsAdminController } from './interface/http/event-registrations-admin.controller';
@@ -17,6 +18,7 @@ import { ServiceSignatureGuard } from './interface/http/service-signature.guard'
     ...EVENTS_HANDLERS,
     ServiceSignatureGuard,
     { provide: EventsRepository, useClass: TypeOrmEventsRepository },
+    { provide: ContactRegistrationsReassignmentPort, useClass: TypeOrmContactRegistrationsReassignment },
   ],
 })
 export class EventsHttpModule {}

@@ -5,6 +5,7 @@ export * from './application/commands/register-for-event.handler';
 export * from './application/commands/update-registration.handler';
 export * from './application/events-core.providers';
 export * from './application/ports/events.ports';
+export * from './application/ports/contact-registrations-reassignment.port';
 export * from './application/registration-email';
 export * from './application/views';
 export * from './domain/custom-event-payload';

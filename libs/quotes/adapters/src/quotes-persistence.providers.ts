@@ -1,4 +1,5 @@
-import { QuoteRepository, QuotesReadModel } from '@leadflow/quotes-core';
+import { ContactQuotesReassignment, QuoteRepository, QuotesReadModel } from '@leadflow/quotes-core';
+import { TypeOrmContactQuotesReassignment } from './infrastructure/persistence/typeorm-contact-quotes-reassignment';
 import { TypeOrmQuoteRepository } from './infrastructure/persistence/typeorm-quote.repository';
 import { TypeOrmQuotesReadModel } from './infrastructure/persistence/typeorm-quotes.read-model';
 
@@ -6,4 +7,5 @@ import { TypeOrmQuotesReadModel } from './infrastructure/persistence/typeorm-quo
 export const QUOTES_PERSISTENCE_PROVIDERS = [
   { provide: QuoteRepository, useClass: TypeOrmQuoteRepository },
   { provide: QuotesReadModel, useClass: TypeOrmQuotesReadModel },
+  { provide: ContactQuotesReassignment, useClass: TypeOrmContactQuotesReassignment },
 ];

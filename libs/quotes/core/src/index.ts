@@ -3,6 +3,7 @@ export * from './application/commands/quote.commands';
 export * from './application/html';
 export * from './application/ports/quote-collaborators.port';
 export * from './application/ports/quote.repository.port';
+export * from './application/ports/contact-quotes-reassignment.port';
 export * from './application/ports/quotes.read-model.port';
 export * from './application/public-token';
 export * from './application/quotes-core.providers';

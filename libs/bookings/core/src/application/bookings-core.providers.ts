@@ -5,6 +5,7 @@ import { ProvisionCalendarsHandler } from './commands/provision-calendars.handle
 import { RecordHostBusyTimeHandler } from './commands/record-host-busy-time.handler';
 import { SetBookingOutcomeHandler } from './commands/set-booking-outcome.handler';
 import { ListBookingsHandler } from './queries/list-bookings.handler';
+import { ReassignContactBookingsHandler } from './commands/reassign-contact-bookings/reassign-contact-bookings.handler';
 
 /** Every command and query handler of the bookings context for the api app (published commands included). */
 export const BOOKINGS_HANDLERS = [
@@ -14,6 +15,7 @@ export const BOOKINGS_HANDLERS = [
   SetBookingOutcomeHandler,
   RecordHostBusyTimeHandler,
   ListBookingsHandler,
+  ReassignContactBookingsHandler,
 ];
 
 /** Handlers the worker's bookings jobs run (archiving the bookings of deleted contacts). */

@@ -16,6 +16,8 @@ import { DeleteContactHandler } from './commands/delete-contact.handler';
 import { FindOrCreateContactHandler, GetContactCardHandler, SetEmailUnsubscribedHandler } from './commands/find-or-create-contact.handler';
 import { CreateTagHandler, EnsureCampaignTagHandler } from './commands/tags.handlers';
 import { UpdateContactHandler } from './commands/update-contact.handler';
+import { UpsertContactsHandler } from './commands/upsert-contacts/upsert-contacts.handler';
+import { MergeContactsHandler } from './commands/merge-contacts/merge-contacts.handler';
 import { TagContactByNameHandler, UntagContactByNameHandler } from './commands/tag-contact-by-name.handler';
 import { ResolveEventContactHandler } from './commands/resolve-event-contact/resolve-event-contact.handler';
 import { GetContactBookingProfileHandler } from './queries/get-contact-booking-profile.handler';
@@ -31,6 +33,8 @@ import { ReviewDueLeadScoresHandler } from './commands/lead-score/review-due-lea
 export const CONTACTS_HANDLERS = [
   CreateContactHandler,
   UpdateContactHandler,
+  UpsertContactsHandler,
+  MergeContactsHandler,
   DeleteContactHandler,
   AttachTagsHandler,
   DetachTagHandler,

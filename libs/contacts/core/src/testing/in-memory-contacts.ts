@@ -105,6 +105,28 @@ export class InMemoryContactsRepository extends ContactsRepository {
       .map((row) => ({ kind: row.kind, value: row.value, contactId: row.contactId, survivorId: this.survivorOf(row.contactId) }));
   }
 
+  async identitiesOf(accountId: AccountId, contactId: string): Promise<{ kind: IdentityKind; value: string; isPrimary: boolean }[]> {
+    return this.store.identities
+      .filter((row) => row.accountId === accountId && row.contactId === contactId)
+      .sort((a, b) => a.kind.localeCompare(b.kind) || a.value.localeCompare(b.value))
+      .map((row) => ({ kind: row.kind, value: row.value, isPrimary: row.isPrimary }));
+  }
+
+  async moveIdentities(accountId: AccountId, fromContactId: string, toContactId: string, primaries: readonly Identity[]): Promise<void> {
+    for (const row of this.store.identities) {
+      if (row.accountId !== accountId || row.contactId !== fromContactId) continue;
+      row.contactId = toContactId;
+      row.isPrimary = primaries.some((identity) => identity.kind === row.kind && identity.value === row.value);
+    }
+  }
+
+  async copyTags(accountId: AccountId, fromContactId: string, toContactId: string): Promise<string[]> {
+    const has = new Set(this.store.contactTags.filter((row) => row.accountId === accountId && row.contactId === toContactId).map((row) => row.tagId));
+    const added = this.store.contactTags.filter((row) => row.accountId === accountId && row.contactId === fromContactId && !has.has(row.tagId)).map((row) => row.tagId);
+    for (const tagId of added) this.store.contactTags.push({ accountId, contactId: toContactId, tagId });
+    return added.sort();
+  }
+
   async absorbedInto(accountId: AccountId, contactId: string): Promise<string[]> {
     const direct = this.store.contacts.filter((contact) => contact.accountId === accountId && contact.mergedIntoId === contactId).map((c) => c.id);
     const nested = await Promise.all(direct.map((id) => this.absorbedInto(accountId, id)));

@@ -10,6 +10,7 @@ import { CreateQuoteHandler } from './commands/create-quote.handler';
 import { ExpireQuotesHandler } from './commands/expire-quotes.handler';
 import { SendQuoteHandler } from './commands/send-quote.handler';
 import { UpdateQuoteHandler } from './commands/update-quote.handler';
+import { ReassignContactQuotesHandler } from './commands/reassign-contact-quotes/reassign-contact-quotes.handler';
 import { GetQuoteHandler, ListQuotesHandler } from './queries/quote.query-handlers';
 
 /** Every command and query handler of the quotes context for the api app (published commands included). */
@@ -26,6 +27,7 @@ export const QUOTES_HANDLERS = [
   ExpireQuotesHandler,
   ListQuotesHandler,
   GetQuoteHandler,
+  ReassignContactQuotesHandler,
 ];
 
 /** Handlers the worker's quotes jobs run (the daily expiry). */

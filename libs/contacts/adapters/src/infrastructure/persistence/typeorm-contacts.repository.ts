@@ -132,6 +132,35 @@ export class TypeOrmContactsRepository extends ContactsRepository {
     return rows.map((row) => ({ kind: row.kind, value: row.value, contactId: row.contact_id, survivorId: row.survivor_id }));
   }
 
+  async identitiesOf(accountId: AccountId, contactId: string): Promise<{ kind: IdentityKind; value: string; isPrimary: boolean }[]> {
+    if (!isUuid(contactId)) return [];
+    const rows: { kind: IdentityKind; value: string; is_primary: boolean }[] = await this.manager.query(
+      `SELECT kind, value, is_primary FROM contacts.contact_identities WHERE account_id = $1 AND contact_id = $2 ORDER BY kind, value`,
+      [accountId, contactId],
+    );
+    return rows.map((row) => ({ kind: row.kind, value: row.value, isPrimary: row.is_primary }));
+  }
+
+  async moveIdentities(accountId: AccountId, fromContactId: string, toContactId: string, primaries: readonly Identity[]): Promise<void> {
+    await this.manager.query(
+      `UPDATE contacts.contact_identities
+          SET contact_id = $3,
+              is_primary = (kind, value) IN (SELECT * FROM unnest($4::text[], $5::text[]))
+        WHERE account_id = $1 AND contact_id = $2`,
+      [accountId, fromContactId, toContactId, primaries.map((identity) => identity.kind), primaries.map((identity) => identity.value)],
+    );
+  }
+
+  async copyTags(accountId: AccountId, fromContactId: string, toContactId: string, at: Date): Promise<string[]> {
+    const rows: { tag_id: string }[] = await this.manager.query(
+      `INSERT INTO contacts.contact_tags (account_id, contact_id, tag_id, created_at)
+       SELECT account_id, $3, tag_id, $4 FROM contacts.contact_tags WHERE account_id = $1 AND contact_id = $2 ORDER BY tag_id
+       ON CONFLICT DO NOTHING RETURNING tag_id`,
+      [accountId, fromContactId, toContactId, at],
+    );
+    return rows.map((row) => row.tag_id).sort();
+  }
+
   async absorbedInto(accountId: AccountId, contactId: string): Promise<string[]> {
     const rows: { id: string }[] = await this.manager.query(
       `WITH RECURSIVE absorbed AS (

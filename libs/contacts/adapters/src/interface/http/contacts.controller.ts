@@ -5,7 +5,9 @@ import type { ContactView, TagView } from '@leadflow/contacts-contracts';
 import {
   AddNoteCommand,
   AttachTagsCommand,
+  ContactBatchResult,
   ContactListPage,
+  ContactMergeReport,
   CreateContactCommand,
   DeleteContactCommand,
   DeletedContact,
@@ -13,13 +15,17 @@ import {
   GetContactQuery,
   GetContactTimelineQuery,
   ListContactsQuery,
+  MergeContactsCommand,
   NoteView,
   UpdateContactCommand,
+  UpsertContactsCommand,
 } from '@leadflow/contacts-core';
 import { Actor, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
 import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
 import { AddNoteDto, AttachTagsDto } from './dto/contact-children.dto';
 import { CreateContactDto, UpdateContactDto } from './dto/contact.dto';
+import { ContactsBatchDto } from './dto/contacts-batch.dto';
+import { MergeContactDto } from './dto/merge-contact.dto';
 import { listParam, stringParam } from './request-params';
 
 /**
@@ -80,6 +86,18 @@ export class ContactsController {
     return { data: contact };
   }
 
+  /**
+   * Batch upsert (issue 15, item 5): 200 `{ data: [result…] }`, one result per input in order
+   * (`created`, `updated`, `unchanged` with the contact, or `error` with `code`, `message`, `details`).
+   * Idempotency-Key honoured (the whole answer is replayed). See UpsertContactsHandler.
+   */
+  @Post('batch')
+  @HttpCode(200)
+  @RequireScope('contacts:write')
+  async batch(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: ContactsBatchDto): Promise<{ data: ContactBatchResult[] }> {
+    return { data: await this.commands.execute(new UpsertContactsCommand(key.accountId, body.inputs, actor)) };
+  }
+
   /** `expand=tags` adds `client_contact_tags`. */
   @Get(':id')
   @RequireScope('contacts:read')
@@ -118,6 +136,23 @@ export class ContactsController {
   @RequireScope('contacts:delete')
   async remove(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: DeletedContact }> {
     return { data: await this.commands.execute(new DeleteContactCommand(key.accountId, id, actor)) };
+  }
+
+  /**
+   * Public merge (issue 15, item 6): 200 `{ data: report }`, the same report for `dry_run` true (nothing
+   * written) and false (one transaction). Scope `contacts:delete`: the merged contact stops existing for
+   * the API. See MergeContactsHandler.
+   */
+  @Post(':id/merge')
+  @HttpCode(200)
+  @RequireScope('contacts:delete')
+  async merge(
+    @CurrentKey() key: ApiKeyPrincipal,
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: MergeContactDto,
+  ): Promise<{ data: ContactMergeReport }> {
+    return { data: await this.commands.execute(new MergeContactsCommand(key.accountId, id, body.into, body.dry_run === true, actor)) };
   }
 
   /** Stub: an empty page; `cursor` and `limit` validated (400 `invalid_request`), not applied. */

@@ -55,6 +55,15 @@ export abstract class ContactsRepository {
   abstract addSecondaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string, at: Date): Promise<boolean>;
   /** Stored identities (primary or secondary) equal to any of `identities`, with their surviving contact. */
   abstract findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]>;
+  /** Every stored identity (primary and secondary) of the contact, emails first, then by value. */
+  abstract identitiesOf(accountId: AccountId, contactId: string): Promise<{ kind: IdentityKind; value: string; isPrimary: boolean }[]>;
+  /**
+   * Hands every identity of `fromContactId` to `toContactId` (one statement): the ones in `primaries`
+   * become its primary details, the others secondary ones (the public merge).
+   */
+  abstract moveIdentities(accountId: AccountId, fromContactId: string, toContactId: string, primaries: readonly Identity[]): Promise<void>;
+  /** Attaches to `toContactId` the tags of `fromContactId` it does not have (one statement); returns the tag ids newly attached. */
+  abstract copyTags(accountId: AccountId, fromContactId: string, toContactId: string, at: Date): Promise<string[]>;
   /** Ids of the contacts merged into `contactId`, directly or through a chain. */
   abstract absorbedInto(accountId: AccountId, contactId: string): Promise<string[]>;
   /** Deletes the contacts with their identities, tags and notes. */
