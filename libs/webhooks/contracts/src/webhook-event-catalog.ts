@@ -23,6 +23,7 @@ export const WEBHOOK_EVENTS = [
   'sms_received',
   'call_ended',
   'presuasion_submission_created',
+  'contact_merged',
 ] as const;
 
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
