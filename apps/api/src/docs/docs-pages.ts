@@ -1,3 +1,4 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 import { ERROR_CODE_DOCS, knownErrorCodes, statusOfCode, typeOfStatus } from '@leadflow/shared-platform';
 
 /** Language of a documentation page: French at `/docs/...`, English at `/docs/en/...`. */
@@ -24,11 +25,6 @@ const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2r
   + 'code,pre{font-family:ui-monospace,monospace;background:#f3f3f3;border-radius:3px;padding:0 .2em}pre{padding:.5em;overflow-x:auto}'
   + 'section{border-top:1px solid #ddd;padding:.5rem 0}section:target{background:#fffbe6}dt{font-weight:600}dd{margin:0 0 .4rem 1rem}'
   + 'nav a{margin-right:1rem}h2 a{color:inherit;text-decoration:none}';
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 /** Escapes text, then renders `code` spans and `[text](url)` links (the only inline markdown used here). */
 export function inlineMarkdown(text: string): string {

@@ -40,7 +40,7 @@ export * from './domain/lead-capture/lead-enrichment';
 export * from './domain/lead-capture/lead-phone';
 export * from './domain/lead-score/lead-score';
 export * from './domain/lead-score/lead-signals';
-export * from './domain/money';
+export * from './domain/deal-value';
 export * from './domain/tag-rules';
 export * from './domain/lead-capture/lead-identity';
 export * from './application/commands/record-presuasion-submission/record-presuasion-submission.command';

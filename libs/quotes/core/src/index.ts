@@ -9,7 +9,6 @@ export * from './application/public-token';
 export * from './application/quotes-core.providers';
 export * from './application/views';
 export * from './domain/dates';
-export * from './domain/money';
 export * from './domain/quote-number';
 export * from './domain/quote.aggregate';
 export * from './domain/quotes.errors';

@@ -8,3 +8,5 @@ export * from './page';
 export * from './phone';
 export * from './uuid';
 export * from './unit-of-work';
+export * from './html';
+export * from './money';

@@ -1,4 +1,5 @@
-import { escapeHtml, renderTemplate } from './template';
+import { escapeHtml } from '@leadflow/shared-kernel';
+import { renderTemplate } from './template';
 
 describe('send_email templates: {{contact.*}} and {{event.*}}', () => {
   const values = {

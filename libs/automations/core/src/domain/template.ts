@@ -1,3 +1,4 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 /**
  * Message templates of `send_email` steps: `{{contact.<field>}}` and `{{event.<key>}}` (spaces allowed
  * inside the braces). Values are HTML-escaped; objects and arrays are serialised as JSON (then
@@ -9,10 +10,6 @@ const VARIABLE = /\{\{\s*(contact|event)\.([A-Za-z0-9_-]{1,100})\s*\}\}/g;
 export interface TemplateValues {
   contact: Record<string, unknown>;
   event: Record<string, unknown>;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function asText(value: unknown): string {

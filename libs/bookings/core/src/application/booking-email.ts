@@ -1,11 +1,8 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 import type { OutgoingEmailRequest } from '@leadflow/messaging-contracts';
 import type { Calendar } from '../domain/calendar';
 import { formatLocal } from '../domain/slots';
 import type { BookingState } from './ports/bookings.repository.port';
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 /** Who booked, as the host's notification names them. */
 export interface BookerSummary {

@@ -1,8 +1,7 @@
-import { AccountId, Actor, IntegrationEvent, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, centsToDollars, IntegrationEvent, newId } from '@leadflow/shared-kernel';
 import type { ContactLifecycleView, ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import type { ContactState } from '../domain/contact.aggregate';
 import type { CustomFieldDefinition } from '../domain/custom-fields';
-import { centsToDollars } from '../domain/money';
 import type { TagState } from './ports/contacts.repository.port';
 
 /** The contact read shape (operator-api › Contact read shape); `client_contact_tags` when `tags` is given. */

@@ -1,4 +1,4 @@
-import { AccountId, FieldViolation, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, centsToDollars, FieldViolation, ValidationFailedError } from '@leadflow/shared-kernel';
 import type { ContactChanges, CustomFieldValue } from '@leadflow/contacts-contracts';
 import {
   hasIdentity,
@@ -11,7 +11,7 @@ import {
 } from './contact-identity';
 import { ContactArchivedError, InvalidCustomFieldsError, NoFieldsError } from './contacts.errors';
 import { CustomFieldDefinition, mergeCustomFields, resolveCustomFields } from './custom-fields';
-import { centsToDollars, dollarsToCents } from './money';
+import { dealValueToCents } from './deal-value';
 import type { IgnoredFields } from './lead-capture/ignored-fields';
 import { enrichContactWithLead, IdentityHolder, LeadContactData, LeadEnrichment, LeadPlacement } from './lead-capture/lead-enrichment';
 import { NO_ENGAGEMENT, scoreLead } from './lead-score/lead-score';
@@ -394,7 +394,7 @@ export class Contact {
 
   private static dealValueOf(dollars: number | null | undefined, violations: FieldViolation[]): number | null | undefined {
     if (dollars === undefined || dollars === null) return dollars;
-    const cents = dollarsToCents(dollars);
+    const cents = dealValueToCents(dollars);
     if (cents === null) {
       violations.push({ field: 'deal_value', reason: 'invalid_value', message: 'deal_value must be a positive amount with at most two decimals.' });
     }

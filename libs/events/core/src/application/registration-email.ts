@@ -1,5 +1,5 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 import type { EditionState } from '../domain/registration-rules';
-import { escapeHtml } from './html';
 
 /** Subject and HTML of the registration confirmation, French for `fr*`, English otherwise. Times in America/Montreal. */
 export function confirmationEmail(

@@ -1,10 +1,3 @@
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]);
-}
-
 /**
  * Amounts for a language: `1 234,56 $` (fr-CA) or `$1,234.56` (en-CA). `maxDecimals` 4 is for unit
  * prices (`2,375 $`, never rounded for display: they carry at most 4 decimals); amounts keep 2.

@@ -1,5 +1,6 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 import type { QuoteView } from '@leadflow/quotes-contracts';
-import { escapeHtml, formatCad } from './html';
+import { formatCad } from './html';
 
 /** Subject and HTML body of the email that sends a quote, in the quote's language; every user text escaped. */
 export function quoteEmail(quote: QuoteView, businessName: string, pageUrl: string): { subject: string; html: string } {

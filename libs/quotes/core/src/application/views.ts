@@ -1,6 +1,5 @@
-import { AccountId, Actor, IntegrationEvent, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, centsToDollars, IntegrationEvent, newId } from '@leadflow/shared-kernel';
 import type { QuoteView } from '@leadflow/quotes-contracts';
-import { centsToDollars } from '../domain/money';
 import { Quote, QuoteState } from '../domain/quote.aggregate';
 import type { QuotePublicLinks } from './ports/quote-collaborators.port';
 

@@ -1,4 +1,4 @@
-import { AccountId, FieldViolation, normalizeEmail, ValidationFailedError } from '@leadflow/shared-kernel';
+import { AccountId, divideHalfUp, FieldViolation, normalizeEmail, scaledToText, toScaled, ValidationFailedError } from '@leadflow/shared-kernel';
 import {
   LeadAction,
   PAYMENT_DEPOSIT_TYPES,
@@ -16,7 +16,6 @@ import {
   TaxProfile,
 } from '@leadflow/quotes-contracts';
 import { isCalendarDate } from './dates';
-import { divideHalfUp, scaledToText, toScaled } from './money';
 import {
   AlreadySentError,
   AlreadySignedError,

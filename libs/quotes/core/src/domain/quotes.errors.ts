@@ -1,5 +1,4 @@
-import { DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
-import { centsToDollars } from './money';
+import { centsToDollars, DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
 
 /**
  * Errors of the quotes context: DomainError subclasses with the spec's stable codes (public-api-v1 ›

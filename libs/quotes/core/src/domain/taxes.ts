@@ -1,5 +1,5 @@
+import { divideHalfUp, textToScaled } from '@leadflow/shared-kernel';
 import type { TaxProfile } from '@leadflow/quotes-contracts';
-import { divideHalfUp, textToScaled } from './money';
 
 /** Quantities carry at most 4 decimals (`2.5`, `0.3333`). */
 export const QUANTITY_SCALE = 4;

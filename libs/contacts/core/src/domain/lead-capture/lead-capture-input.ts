@@ -1,7 +1,7 @@
 import { FieldViolation, normalizeEmail } from '@leadflow/shared-kernel';
 import { LeadCaptureRejectedError, LeadCaptureRejectionCode } from '../contacts.errors';
 import type { ContactAddress } from '../contact.aggregate';
-import { dollarsToCents } from '../money';
+import { dealValueToCents } from '../deal-value';
 import { isReservedTagName, TAG_NAME_MAX_LENGTH } from '../tag-rules';
 import { IgnoredFields } from './ignored-fields';
 import { isTruthyConsent } from './lead-consent';
@@ -353,8 +353,7 @@ function readPipeline(values: Map<PipelineMember, unknown>, ignored: IgnoredFiel
         break;
       }
       case 'deal_value': {
-        const amount = typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value.trim()) ? Number(value.trim()) : value;
-        const cents = typeof amount === 'number' ? dollarsToCents(amount) : null;
+        const cents = typeof value === 'number' || typeof value === 'string' ? dealValueToCents(value) : null;
         if (cents === null) usable = false;
         else request.dealValueCents = cents;
         break;

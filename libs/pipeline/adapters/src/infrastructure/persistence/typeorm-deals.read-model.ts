@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, encodeCursor, isUuid, Page } from '@leadflow/shared-kernel';
+import { AccountId, centsToDollars, encodeCursor, isUuid, Page } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
 import { DealListFilter, DealsReadModel } from '@leadflow/pipeline-core';
 import type { DealView, PipelineStageView } from '@leadflow/pipeline-contracts';
@@ -151,7 +151,7 @@ function toDealView(row: DealRow): DealView {
     company: row.company,
     pipeline_id: row.pipeline_id,
     stage_id: row.stage_id,
-    deal_value: row.deal_value_cents === null ? null : Number(row.deal_value_cents) / 100,
+    deal_value: centsToDollars(row.deal_value_cents === null ? null : Number(row.deal_value_cents)),
     score: row.score,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

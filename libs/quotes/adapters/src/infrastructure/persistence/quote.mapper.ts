@@ -1,5 +1,5 @@
-import { asAccountId } from '@leadflow/shared-kernel';
-import { QuoteLine, QuoteState, scaledToText } from '@leadflow/quotes-core';
+import { asAccountId, scaledToText } from '@leadflow/shared-kernel';
+import { QuoteLine, QuoteState } from '@leadflow/quotes-core';
 import type {
   PaymentDepositType,
   PaymentExecutionMode,

@@ -1,5 +1,6 @@
+import { escapeHtml } from '@leadflow/shared-kernel';
 import type { QuoteView } from '@leadflow/quotes-contracts';
-import { escapeHtml, formatCad, PublicQuote } from '@leadflow/quotes-core';
+import { formatCad, PublicQuote } from '@leadflow/quotes-core';
 
 type Language = 'fr' | 'en';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { AccountId, Actor, centsToDollars, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import { ApplyQuoteLeadActionCommand, ArchiveQuoteCommand, LEAD_ACTOR, LeadAction, QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
 import { localDate } from '../../domain/dates';
 import { Quote, QuoteState } from '../../domain/quote.aggregate';
@@ -41,7 +41,7 @@ export class LeadActionRunner {
     const view = this.view(quote.snapshot);
     if (!outcome.changed) return view;
     await this.quotes.update(quote.snapshot);
-    const payment = outcome.paymentCents === null ? null : { id: newId(), amount: outcome.paymentCents / 100 };
+    const payment = outcome.paymentCents === null ? null : { id: newId(), amount: centsToDollars(outcome.paymentCents) };
     if (payment && outcome.paymentCents !== null) {
       await this.quotes.insertPayment(accountId, { id: payment.id, quoteId: quote.id, amountCents: outcome.paymentCents, recordedAt: now });
     }

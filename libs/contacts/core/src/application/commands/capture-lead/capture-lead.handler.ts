@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, isUuid, Journal, JournalEntry, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { AccountId, Actor, centsToDollars, Clock, isUuid, Journal, JournalEntry, newId, UnitOfWork } from '@leadflow/shared-kernel';
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { FindStageQuery, StageView } from '@leadflow/pipeline-contracts';
 import { CONTACT_EVENTS, LeadAssignmentStatus, LeadCaptureResult, LeadCreatedPayload, type IgnoredField } from '@leadflow/contacts-contracts';
@@ -12,7 +12,6 @@ import { parseLeadCapture, ParsedLead } from '../../../domain/lead-capture/lead-
 import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custom-fields';
 import type { LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
 import { leadIdentityLookups, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
-import { centsToDollars } from '../../../domain/money';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
 import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture-settings.port';
