@@ -57,4 +57,10 @@ describe('toPage', () => {
   it('ends with next_cursor null', () => {
     expect(toPage(rows, { limit: 3, after: null }, 3, (row) => row.id).pagination).toEqual({ next_cursor: null, has_more: false, limit: 3, total_count: 3 });
   });
+
+  it('reads the cursor of rows of another shape through positionOf (raw SQL rows with created_at)', () => {
+    const raw = rows.map((row) => ({ id: row.id, created_at: row.createdAt }));
+    const page = toPage(raw, { limit: 1, after: null }, 3, (row) => row.id, (row) => ({ createdAt: row.created_at, id: row.id }));
+    expect(page.pagination.next_cursor).toBe(encodeCursor(rows[0]));
+  });
 });

@@ -54,12 +54,22 @@ export function applyKeyset<T extends ObjectLiteral>(
   return builder.orderBy(createdAt, 'DESC').addOrderBy(id, 'DESC').limit(page.limit + 1);
 }
 
-/** Builds `{ data, pagination }` from rows fetched with `limit + 1`. */
-export function toPage<R extends { createdAt: Date; id: string }, T>(
+/**
+ * Builds `{ data, pagination }` from rows fetched with `limit + 1` (keyset on `(created_at, id)`
+ * descending). The cursor is the last visible row's position: `createdAt` and `id`, or what `positionOf`
+ * reads from a row of another shape (raw SQL rows with `created_at`).
+ */
+export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], page: PageRequest, totalCount: number, map: (row: R) => T): Page<T>;
+export function toPage<R, T>(rows: R[], page: PageRequest, totalCount: number, map: (row: R) => T, positionOf: (row: R) => KeysetPosition): Page<T>;
+export function toPage<R, T>(
   rows: R[],
   page: PageRequest,
   totalCount: number,
   map: (row: R) => T,
+  positionOf: (row: R) => KeysetPosition = (row) => {
+    const { createdAt, id } = row as { createdAt: Date; id: string };
+    return { createdAt, id };
+  },
 ): Page<T> {
   const hasMore = rows.length > page.limit;
   const visible = hasMore ? rows.slice(0, page.limit) : rows;
@@ -67,7 +77,7 @@ export function toPage<R extends { createdAt: Date; id: string }, T>(
   return {
     data: visible.map(map),
     pagination: {
-      next_cursor: hasMore && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+      next_cursor: hasMore && last ? encodeCursor(positionOf(last)) : null,
       has_more: hasMore,
       limit: page.limit,
       total_count: totalCount,

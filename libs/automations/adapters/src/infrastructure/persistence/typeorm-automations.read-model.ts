@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, encodeCursor, Page } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountId, Page } from '@leadflow/shared-kernel';
+import { toPage, TransactionHost } from '@leadflow/shared-platform';
 import { AutomationsReadModel, AutomationView, ExecutionView, PageWindow, StoredStep, StoredTrigger } from '@leadflow/automations-core';
 
 interface AutomationRow {
@@ -61,20 +61,8 @@ function keyset(page: PageWindow, parameters: unknown[]): string {
   return ` AND created_at < $${parameters.length}`;
 }
 
-function toPage<R extends { id: string; created_at: Date }, T>(rows: R[], page: PageWindow, total: number, map: (row: R) => T): Page<T> {
-  const hasMore = rows.length > page.limit;
-  const visible = hasMore ? rows.slice(0, page.limit) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    data: visible.map(map),
-    pagination: {
-      next_cursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-      has_more: hasMore,
-      limit: page.limit,
-      total_count: total,
-    },
-  };
-}
+/** The keyset position of a raw row (`created_at`, `id`): the cursor of the platform's `toPage`. */
+const positionOf = (row: { id: string; created_at: Date }) => ({ createdAt: row.created_at, id: row.id });
 
 /** Reads of `GET /v1/automations` and `GET /v1/automations/{id}/history` (indexed keyset pages, exact totals). */
 @Injectable()
@@ -108,7 +96,7 @@ export class TypeOrmAutomationsReadModel extends AutomationsReadModel {
       archived_at: iso(row.archived_at),
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
-    }));
+    }), positionOf);
   }
 
   async history(accountId: AccountId, automationId: string, page: PageWindow): Promise<Page<ExecutionView>> {
@@ -124,7 +112,7 @@ export class TypeOrmAutomationsReadModel extends AutomationsReadModel {
       ) as Promise<ExecutionRow[]>,
       this.transactions.manager.query(`SELECT count(*)::int AS total FROM automations.executions WHERE ${where}`, base) as Promise<{ total: number }[]>,
     ]);
-    return toPage(rows, page, total, toExecution);
+    return toPage(rows, page, total, toExecution, positionOf);
   }
 
   async execution(accountId: AccountId, executionId: string): Promise<ExecutionView | null> {
