@@ -2,16 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { Queue, Worker } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { Clock, FixedClock } from '@leadflow/shared-kernel';
-import { AppConfig, bullConnection, PlatformModule, QueueModule, TransactionHost } from '@leadflow/shared-platform';
+import { AppConfig, bullConnection, PlatformModule, QueueModule } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
-import { WEBHOOK_DELIVERY_QUEUE, WebhookDeliverySweeper } from '@leadflow/webhooks-adapters';
+import { BullMqWebhookDeliveryScheduler, WEBHOOK_DELIVERY_QUEUE, WebhookDeliverySweeper, WebhooksCoreModule } from '@leadflow/webhooks-adapters';
 
-/** What a worker process gives its sweeper (its own PostgreSQL pool and Redis connection), without processors: only the test takes jobs. */
+/** What a worker process gives its sweeper (its own PostgreSQL pool, Redis connection and webhooks handlers), without processors: only the test takes jobs. */
 async function workerContext(config: AppConfig, clock: Clock): Promise<INestApplicationContext> {
-  @Module({ imports: [PlatformModule.forRoot({ config, clock }), QueueModule.forRoot(), BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })] })
+  @Module({
+    imports: [
+      PlatformModule.forRoot({ config, clock }),
+      QueueModule.forRoot(),
+      WebhooksCoreModule.register({ scheduler: BullMqWebhookDeliveryScheduler, imports: [BullModule.registerQueue({ name: WEBHOOK_DELIVERY_QUEUE })] }),
+    ],
+  })
   class SweepingWorker {}
   const app = await NestFactory.createApplicationContext(SweepingWorker, { logger: false, abortOnError: false });
   await app.init();
@@ -19,10 +26,11 @@ async function workerContext(config: AppConfig, clock: Clock): Promise<INestAppl
 }
 
 /**
- * The webhook delivery sweeper with two workers (issue 11, item 5: scale-out). Both workers' sweepers
- * scan the same deliveries; a delivery whose attempt job is merely waiting in a backlog is not lost
- * and gets no second job, and a lost one gets one job per minute whichever worker sweeps it and
- * however often (job id `<delivery>.<attempt>.m<minute>`).
+ * The webhook delivery sweeper (the safety net for lost jobs) with two workers (issue 11, item 5:
+ * scale-out). Both workers' sweepers scan the same deliveries; a delivery whose job (the one its row
+ * names: the delivery id, or the sweeper's `<delivery>.m<minute>`) is merely waiting in a backlog or for
+ * its BullMQ backoff is not lost and gets no second job, and a lost one gets one job per minute whichever
+ * worker sweeps it and however often.
  */
 describe('webhook delivery sweeper: two workers sweeping the same deliveries', () => {
   let services: TestServices;
@@ -39,10 +47,7 @@ describe('webhook delivery sweeper: two workers sweeping the same deliveries', (
     services = await createTestServices();
     config = services.config({ WEBHOOK_SWEEP_GRACE_MS: '60000', WEBHOOK_LEASE_MS: '30000' });
     for (let index = 0; index < 2; index++) workers.push(await workerContext(config, clock));
-    for (const worker of workers) {
-      const workerQueue = worker.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE), { strict: false });
-      sweepers.push(new WebhookDeliverySweeper(worker.get(TransactionHost, { strict: false }), workerQueue, config, clock));
-    }
+    for (const worker of workers) sweepers.push(new WebhookDeliverySweeper(worker.get(CommandBus), config));
     queue = workers[0].get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE), { strict: false });
     db = workers[0].get(DataSource);
   }, 30_000);
@@ -67,12 +72,12 @@ describe('webhook delivery sweeper: two workers sweeping the same deliveries', (
   const jobIdsOf = async (deliveryId: string) =>
     (await queue.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'completed', 'failed'])).map((job) => job.id!).filter((id) => id.startsWith(deliveryId)).sort();
 
-  it('a delivery whose attempt job waits in a backlog is not swept; a lost one gets one job for all sweeps of both workers in a minute', async () => {
+  it('a delivery whose job waits in a backlog (or for its backoff) is not swept; a lost one gets one job for all sweeps of both workers in a minute', async () => {
     const queued = await delivery('pending', 0);
     const queuedRetry = await delivery('retrying', 2);
-    // Their attempt jobs (`<delivery>.<attempt>`, as the consumer and the processor name them) wait in the queue.
-    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: queued }, { jobId: `${queued}.1` });
-    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: queuedRetry }, { jobId: `${queuedRetry}.3` });
+    // Their jobs (id = the delivery id, as the fan-out names them) wait in the queue, one delayed as by a BullMQ backoff.
+    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: queued }, { jobId: queued });
+    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: queuedRetry }, { jobId: queuedRetry, delay: 3_600_000 });
     const lost = await delivery('pending', 0);
     const lostRetry = await delivery('retrying', 1);
 
@@ -83,35 +88,43 @@ describe('webhook delivery sweeper: two workers sweeping the same deliveries', (
     }
 
     const minute = Math.floor(clock.now().getTime() / 60_000);
-    expect(await jobIdsOf(queued)).toEqual([`${queued}.1`]);
-    expect(await jobIdsOf(queuedRetry)).toEqual([`${queuedRetry}.3`]);
-    expect(await jobIdsOf(lost)).toEqual([`${lost}.1.m${minute}`]);
-    expect(await jobIdsOf(lostRetry)).toEqual([`${lostRetry}.2.m${minute}`]);
+    expect(await jobIdsOf(queued)).toEqual([queued]);
+    expect(await jobIdsOf(queuedRetry)).toEqual([queuedRetry]);
+    expect(await jobIdsOf(lost)).toEqual([`${lost}.m${minute}`]);
+    expect(await jobIdsOf(lostRetry)).toEqual([`${lostRetry}.m${minute}`]);
+    // The row names the job now carrying it, with the attempts the schedule has left.
+    expect((await db.query(`SELECT job_id FROM webhooks.deliveries WHERE id = $1`, [lostRetry]))[0].job_id).toBe(`${lostRetry}.m${minute}`);
+    expect((await queue.getJob(`${lostRetry}.m${minute}`))?.opts.attempts).toBe(11);
     for (const ids of swept) expect(ids).not.toContain(queued);
     expect(new Set(swept.flat())).toEqual(new Set([lost, lostRetry]));
   });
 
-  it('a lost delivery still unsettled a minute later is scheduled again (once), so a sweep job that found it busy does not strand it', async () => {
+  it('a lost delivery whose rescue job ended without settling it (it found the delivery busy) is scheduled again (once) a minute later', async () => {
     const lost = await delivery('pending', 0);
     await Promise.all(sweepers.map((sweeper) => sweeper.sweep()));
     const first = Math.floor(clock.now().getTime() / 60_000);
-    clock.advance(60_000);
+    clock.advance(30_000);
+    await Promise.all(sweepers.map((sweeper) => sweeper.sweep())); // still queued: nothing more
+    expect(await jobIdsOf(lost)).toEqual([`${lost}.m${first}`]);
+    // The rescue job ran and skipped (the delivery was leased by an attempt that then died).
+    await (await queue.getJob(`${lost}.m${first}`))!.remove();
+    clock.advance(30_000);
     await Promise.all(sweepers.map((sweeper) => sweeper.sweep()));
 
-    expect(await jobIdsOf(lost)).toEqual([`${lost}.1.m${first}`, `${lost}.1.m${first + 1}`].sort());
+    expect(await jobIdsOf(lost)).toEqual([`${lost}.m${first + 1}`]);
   });
 
   it('a delivery whose attempt job a worker took less than a lease ago is left to it; taken longer ago (a dead worker), it is swept', async () => {
     clock.set(new Date()); // BullMQ stamps `processedOn` with the real time
     const taken = await delivery('pending', 0);
-    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: taken }, { jobId: `${taken}.1` });
+    await queue.add('deliver-webhook', { accountId: randomUUID(), deliveryId: taken }, { jobId: taken });
     // Another "worker" takes the job (active, lock held) and has not claimed the row yet.
     grabber = new Worker(WEBHOOK_DELIVERY_QUEUE, null, { connection: bullConnection(services.redisUrl), prefix: `${services.redisPrefix}:bull` });
     for (let index = 0; index < 20; index++) {
       const job = await grabber.getNextJob(`grabber-${index}`);
-      if (!job || job.id === `${taken}.1`) break;
+      if (!job || job.id === taken) break;
     }
-    expect(await queue.getJobState(`${taken}.1`)).toBe('active');
+    expect(await queue.getJobState(taken)).toBe('active');
 
     const early = (await Promise.all(sweepers.map((sweeper) => sweeper.sweep()))).flat();
     clock.advance(config.webhookDelivery.leaseMs + 1000);
@@ -119,7 +132,7 @@ describe('webhook delivery sweeper: two workers sweeping the same deliveries', (
 
     expect(early).not.toContain(taken);
     expect(late).toContain(taken);
-    expect(await jobIdsOf(taken)).toEqual([`${taken}.1`, `${taken}.1.m${Math.floor(clock.now().getTime() / 60_000)}`].sort());
+    expect(await jobIdsOf(taken)).toEqual([taken, `${taken}.m${Math.floor(clock.now().getTime() / 60_000)}`].sort());
   });
 
   it('a delivery leased by a live attempt, or not yet past the grace, is left alone', async () => {

@@ -1,18 +1,15 @@
 import { Module } from '@nestjs/common';
-import { ListWebhookDeliveriesHandler } from './application/list-webhook-deliveries.handler';
-import { WebhookSamplesService } from './application/webhook-samples.service';
-import { WebhookSubscriptionsService } from './application/webhook-subscriptions.service';
-import { SecretCipher } from './infrastructure/crypto/secret-cipher';
-import { TargetGuard } from './infrastructure/http/target-guard';
+import { OutboxWebhookDeliveryScheduler } from './infrastructure/queue/outbox-webhook-delivery.scheduler';
 import { WebhooksController } from './interface/http/webhooks.controller';
+import { WebhooksCoreModule } from './webhooks-core.module';
 
 /**
  * The webhooks context for the api app: subscriptions (`/v1/webhooks`), the sample feed
- * (`/v1/webhook-events`) and the operator's delivery list (`ListWebhookDeliveriesQuery`, served by the
- * operator API). Deliveries run in the worker (WebhooksJobsModule).
+ * (`/v1/webhook-events`) and the operator's delivery list (`ListWebhookDeliveriesQuery`). Deliveries run
+ * in the worker (WebhooksJobsModule); the api asks it to queue one through the outbox.
  */
 @Module({
+  imports: [WebhooksCoreModule.register({ scheduler: OutboxWebhookDeliveryScheduler })],
   controllers: [WebhooksController],
-  providers: [WebhookSubscriptionsService, WebhookSamplesService, ListWebhookDeliveriesHandler, SecretCipher, TargetGuard],
 })
 export class WebhooksHttpModule {}

@@ -1,15 +1,18 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@leadflow/shared-platform';
+import { WebhookSecretVault } from '@leadflow/webhooks-core';
 
 /**
- * Webhook secrets at rest (public-api-v1 › Authentication 7): AES-256-GCM keyed by
+ * {@link WebhookSecretVault}: webhook secrets at rest (public-api-v1 › Authentication 7): AES-256-GCM keyed by
  * `SECRET_ENCRYPTION_KEY` (32 bytes). Stored form: `v1.<iv base64url>.<tag base64url>.<ciphertext base64url>`
  * with a random 12-byte IV per secret. Decryption throws when the key or the text is wrong.
  */
 @Injectable()
-export class SecretCipher {
-  constructor(private readonly config: AppConfig) {}
+export class SecretCipher extends WebhookSecretVault {
+  constructor(private readonly config: AppConfig) {
+    super();
+  }
 
   encrypt(plain: string): string {
     const iv = randomBytes(12);

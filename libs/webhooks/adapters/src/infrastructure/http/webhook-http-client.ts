@@ -3,35 +3,28 @@ import { rootCertificates } from 'node:tls';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppConfig } from '@leadflow/shared-platform';
+import { ReceiverAnswer, WebhookSender } from '@leadflow/webhooks-core';
 import { TargetGuard, TargetRefusedError } from './target-guard';
 
 /** Longest wait for a receiver's answer, connection included (issue 6: "answered 2xx within 10 seconds"). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-/** What one POST gave: the status when the receiver answered, else the error (timeout, network, refused target). */
-export interface WebhookPostResult {
-  status: number | null;
-  error: string | null;
-  /** True when the SSRF guard refused the target (no connection was made). */
-  refused: boolean;
-  durationMs: number;
-}
-
 /**
- * The delivery HTTP client (undici). One keep-alive `Agent` whose TLS trust store is Node's default
+ * {@link WebhookSender}: the delivery HTTP client (undici). One keep-alive `Agent` whose TLS trust store is Node's default
  * plus the PEM of `WEBHOOK_CA_FILE`, and whose socket `lookup` is the SSRF guard's: the connection
  * goes to the checked address. IP-literal URLs are checked before the request. Redirects are not
  * followed (a 3xx is a failed attempt). The response body is read and discarded (at most 64 KiB kept
  * for nothing: the status is what counts).
  */
 @Injectable()
-export class WebhookHttpClient implements OnModuleDestroy {
+export class WebhookHttpClient extends WebhookSender implements OnModuleDestroy {
   private readonly agent: Agent;
 
   constructor(
     config: AppConfig,
     private readonly guard: TargetGuard,
   ) {
+    super();
     const extraCa = config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null;
     this.agent = new Agent({
       connect: {
@@ -50,7 +43,7 @@ export class WebhookHttpClient implements OnModuleDestroy {
   }
 
   /** POSTs `body` to `url` with `headers`; never throws. */
-  async post(url: string, body: string, headers: Record<string, string>): Promise<WebhookPostResult> {
+  async post(url: string, body: string, headers: Record<string, string>): Promise<ReceiverAnswer> {
     const started = Date.now();
     try {
       await this.guard.check(new URL(url).hostname); // IP literals (no lookup happens for them) and a clear refusal

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@leadflow/shared-platform';
+import { ContactSystemLookup } from '@leadflow/webhooks-core';
 
 /**
- * Resolves `data.system` at delivery time: `{ id, name }` of the System the contact belongs to now.
+ * {@link ContactSystemLookup}: resolves `data.system` at delivery time: `{ id, name }` of the System the contact belongs to now.
  *
  * A read-only cross-context read (ARCHITECTURE › Data allows it where the spec demands a real-time
  * figure; here "resolved at delivery"): one indexed query joining `contacts.contacts` (primary key) and
@@ -11,8 +12,10 @@ import { TransactionHost } from '@leadflow/shared-platform';
  * available there. Never writes either schema.
  */
 @Injectable()
-export class ContactSystemReader {
-  constructor(private readonly transactions: TransactionHost) {}
+export class ContactSystemReader extends ContactSystemLookup {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
 
   async systemOf(accountId: string, contactId: string): Promise<{ id: string; name: string } | null> {
     const rows: { id: string; name: string }[] = await this.transactions.manager.query(

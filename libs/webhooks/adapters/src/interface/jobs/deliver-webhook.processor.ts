@@ -1,38 +1,36 @@
-import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
-import { Clock } from '@leadflow/shared-kernel';
-import { AttemptOutcome, WebhookDeliveryService } from '../../application/webhook-delivery.service';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, deliverWebhookJobOptions, WEBHOOK_DELIVERY_QUEUE } from './webhook-delivery.job';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Job } from 'bullmq';
+import { asAccountId } from '@leadflow/shared-kernel';
+import { AttemptOutcome, AttemptWebhookDeliveryCommand, WebhookDeliverySettings } from '@leadflow/webhooks-core';
+import { DeliverWebhookJob, WEBHOOK_DELIVERY_QUEUE, webhookBackoffStrategy, WebhookRetryError } from './webhook-delivery.job';
 
 /**
- * Runs one delivery attempt per job ({@link WebhookDeliveryService}) and, when the delivery goes on
- * `retrying`, schedules the next attempt as a delayed job (`<delivery>.<attempt>`, delay until
- * `next_attempt_at`). A lost job (Redis outage, worker killed) is re-created by the sweeper from the
- * database. Concurrency 32: attempts mostly wait on the network.
+ * One delivery job = one delivery and its attempts. Each run dispatches {@link AttemptWebhookDeliveryCommand};
+ * when the delivery goes on `retrying` the job throws a {@link WebhookRetryError} with the schedule's
+ * wait, and BullMQ retries the job after it (`attempts` + the custom backoff strategy set here). An error
+ * of the attempt itself (PostgreSQL, Redis) is retried after the lease the run may have left.
+ * Concurrency 32: attempts mostly wait on the network.
  */
-@Processor(WEBHOOK_DELIVERY_QUEUE, { concurrency: 32 })
+@Processor(WEBHOOK_DELIVERY_QUEUE, { concurrency: 32, settings: { backoffStrategy: webhookBackoffStrategy } })
 export class DeliverWebhookProcessor extends WorkerHost {
-  private readonly logger = new Logger(DeliverWebhookProcessor.name);
-
   constructor(
-    private readonly deliveries: WebhookDeliveryService,
-    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly queue: Queue<DeliverWebhookJob>,
-    private readonly clock: Clock,
+    private readonly commands: CommandBus,
+    private readonly settings: WebhookDeliverySettings,
   ) {
     super();
   }
 
   async process(job: Job<DeliverWebhookJob>): Promise<AttemptOutcome> {
-    const { accountId, deliveryId } = job.data;
-    const outcome = await this.deliveries.attempt(accountId, deliveryId);
-    if (outcome.result === 'retrying' && outcome.nextAttemptAt) {
-      await this.queue
-        .add(DELIVER_WEBHOOK_JOB, job.data, deliverWebhookJobOptions(deliveryId, outcome.attempt + 1, outcome.nextAttemptAt.getTime() - this.clock.now().getTime()))
-        .catch((error: unknown) => {
-          // The row says `retrying` with its due time: the sweeper schedules it once Redis answers.
-          this.logger.warn({ deliveryId, err: error instanceof Error ? error.message : String(error) }, 'Could not schedule the next webhook attempt');
-        });
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.commands.execute(new AttemptWebhookDeliveryCommand(asAccountId(job.data.accountId), job.data.deliveryId));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new WebhookRetryError(this.settings.leaseMs + 1000, `Webhook attempt interrupted: ${message}`);
+    }
+    if (outcome.result === 'retrying') {
+      throw new WebhookRetryError(outcome.retryDelayMs ?? 1000, `Attempt ${outcome.attempt} failed (${outcome.error}); next attempt at ${outcome.nextAttemptAt?.toISOString()}`);
     }
     return outcome;
   }

@@ -1,21 +1,19 @@
-import { InjectQueue, Processor } from '@nestjs/bullmq';
-import { Queue } from 'bullmq';
+import { Processor } from '@nestjs/bullmq';
+import { CommandBus } from '@nestjs/cqrs';
 import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob, toIntegrationEvent } from '@leadflow/shared-platform';
-import { WebhookFanOutService } from '../../application/webhook-fan-out.service';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookJob, deliverWebhookJobOptions, WEBHOOK_DELIVERY_QUEUE, WEBHOOKS_CONSUMER } from './webhook-delivery.job';
+import { asAccountId } from '@leadflow/shared-kernel';
+import { FanOutWebhookEventCommand, QueueWebhookDeliveryCommand, WEBHOOK_DELIVERY_REQUESTED } from '@leadflow/webhooks-core';
+import { WEBHOOKS_CONSUMER } from './webhook-delivery.job';
 
 /**
- * Consumer of the catalog events (outbox → relay batch → here): creates the deliveries
- * ({@link WebhookFanOutService}) and schedules their first attempt at once. Replaying an event creates
- * nothing twice (unique (event, subscription)) and schedules nothing twice (job id `<delivery>.1`).
- * If Redis refuses the scheduling, the job fails and is retried; the sweeper also catches it.
+ * Consumer of the catalog events (outbox → relay batch → here): dispatches {@link FanOutWebhookEventCommand}
+ * per event (deliveries created, first attempts queued), and queues the jobs the api asked for
+ * ({@link WEBHOOK_DELIVERY_REQUESTED}, e.g. a redelivery). Replaying an event creates and queues nothing
+ * twice. If the database or Redis fails, the job fails and is retried; the sweeper also catches it.
  */
 @Processor(consumerQueueName(WEBHOOKS_CONSUMER), { concurrency: 8 })
 export class WebhookEventsProcessor extends IntegrationEventConsumer {
-  constructor(
-    private readonly fanOut: WebhookFanOutService,
-    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly deliveries: Queue<DeliverWebhookJob>,
-  ) {
+  constructor(private readonly commands: CommandBus) {
     super();
   }
 
@@ -23,16 +21,11 @@ export class WebhookEventsProcessor extends IntegrationEventConsumer {
   protected override readonly parallelism = 8;
 
   protected async handle(event: IntegrationEventJob): Promise<{ deliveries: number }> {
-    const scheduled = await this.fanOut.fanOut(toIntegrationEvent(event));
-    if (scheduled.length > 0) {
-      await this.deliveries.addBulk(
-        scheduled.map((delivery) => ({
-          name: DELIVER_WEBHOOK_JOB,
-          data: { accountId: delivery.accountId, deliveryId: delivery.id },
-          opts: deliverWebhookJobOptions(delivery.id, 1, 0),
-        })),
-      );
+    if (event.type === WEBHOOK_DELIVERY_REQUESTED) {
+      const { delivery_id, job_id, attempts_made } = event.payload as { delivery_id: string; job_id: string; attempts_made: number };
+      await this.commands.execute(new QueueWebhookDeliveryCommand({ accountId: asAccountId(event.accountId), deliveryId: delivery_id, jobId: job_id, attemptsMade: attempts_made }));
+      return { deliveries: 1 };
     }
-    return { deliveries: scheduled.length };
+    return this.commands.execute(new FanOutWebhookEventCommand(toIntegrationEvent(event)));
   }
 }

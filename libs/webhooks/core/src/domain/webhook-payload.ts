@@ -1,5 +1,5 @@
 import type { Actor } from '@leadflow/shared-kernel';
-import { redactSensitive } from '@leadflow/webhooks-core';
+import { redactSensitive } from './redaction';
 
 /**
  * The delivery payload (public-api-v1 › Outbound webhooks), member order as sent:

@@ -1,7 +1,8 @@
-import { QueryHandler, IQueryHandler } from '@nestjs/cqrs';
-import { encodeCursor, Page } from '@leadflow/shared-kernel';
+import { Injectable } from '@nestjs/common';
+import { AccountId, encodeCursor, KeysetPosition, Page } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
-import { ListWebhookDeliveriesQuery, WebhookDeliveryStatus, WebhookDeliveryView } from '@leadflow/webhooks-contracts';
+import type { WebhookDeliveryStatus, WebhookDeliveryView } from '@leadflow/webhooks-contracts';
+import { WebhookDeliveriesReadModel } from '@leadflow/webhooks-core';
 
 interface DeliveryRow {
   id: string;
@@ -15,15 +16,16 @@ interface DeliveryRow {
 }
 
 /**
- * `GET /admin/v1/accounts/{id}/webhook-deliveries` (operator-api): the account's deliveries newest first
- * (`created_at DESC, id DESC`, index `deliveries_account_created_idx`), keyset page, exact `total_count`.
- * The attempt history of each delivery is in `webhooks.delivery_attempts`.
+ * {@link WebhookDeliveriesReadModel} on `webhooks.deliveries` (index `deliveries_account_created_idx`):
+ * keyset page `(created_at, id) <` the cursor, newest first, plus the exact count, in parallel.
  */
-@QueryHandler(ListWebhookDeliveriesQuery)
-export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveriesQuery> {
-  constructor(private readonly transactions: TransactionHost) {}
+@Injectable()
+export class TypeOrmWebhookDeliveriesReadModel extends WebhookDeliveriesReadModel {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
 
-  async execute({ accountId, page }: ListWebhookDeliveriesQuery): Promise<Page<WebhookDeliveryView>> {
+  async listForOperator(accountId: AccountId, page: { limit: number; after: KeysetPosition | null }): Promise<Page<WebhookDeliveryView>> {
     const params: unknown[] = [accountId, page.limit + 1];
     let after = '';
     if (page.after?.id) {

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { AccountId, asAccountId } from '@leadflow/shared-kernel';
+import { TransactionHost } from '@leadflow/shared-platform';
+import {
+  ClaimedDelivery,
+  ClaimRefusal,
+  DeliveryToSchedule,
+  OverdueDelivery,
+  RecordedAttempt,
+  StoredWebhookBody,
+  WebhookDeliveryRepository,
+} from '@leadflow/webhooks-core';
+
+interface ClaimRow {
+  id: string;
+  account_id: string;
+  subscription_id: string;
+  event: string;
+  contact_id: string | null;
+  body: StoredWebhookBody;
+  attempt: number;
+  locked_until: Date | null;
+  claimed: boolean;
+  status: string | null;
+  url: string | null;
+  secret_ciphertext: string | null;
+}
+
+/**
+ * {@link WebhookDeliveryRepository} on `webhooks.deliveries` and `webhooks.delivery_attempts`. Each
+ * method is ONE statement (data-modifying CTEs), so it is atomic without a transaction of its own and an
+ * attempt costs three round trips (claim, System lookup when the event names a contact, record) instead
+ * of seven: the claim reads the subscription in the same statement, the record writes the attempt row
+ * and the delivery's state in the same statement.
+ */
+@Injectable()
+export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  async createForEvent(input: Parameters<WebhookDeliveryRepository['createForEvent']>[0]): Promise<DeliveryToSchedule[]> {
+    // A CTE's SELECT does not see the rows its sibling INSERT adds: new ones come from `created`, those
+    // of a replayed event (already there, still waiting for their first attempt) from the table.
+    const rows: { id: string }[] = await this.transactions.manager.query(
+      `WITH sample AS (
+         INSERT INTO webhooks.event_samples (event_id, account_id, event, body, occurred_at) VALUES ($2, $1, $3, $5, $6)
+         ON CONFLICT (event_id) DO NOTHING
+       ), created AS (
+         INSERT INTO webhooks.deliveries (id, account_id, subscription_id, event_id, event, contact_id, body, status, attempt, next_attempt_at, created_at, updated_at)
+         SELECT d.id, $1, d.subscription_id, $2, $3, $4, $5, 'pending', 0, $7, $7, $7
+           FROM unnest($8::uuid[], $9::uuid[]) AS d (id, subscription_id)
+         ON CONFLICT (account_id, event_id, subscription_id) DO NOTHING
+         RETURNING id
+       )
+       SELECT id FROM created
+       UNION
+       SELECT id FROM webhooks.deliveries WHERE account_id = $1 AND event_id = $2 AND status = 'pending' AND attempt = 0`,
+      [
+        input.accountId,
+        input.eventId,
+        input.event,
+        input.contactId,
+        input.body,
+        input.occurredAt,
+        input.now,
+        input.subscriptionIds.map((s) => s.deliveryId),
+        input.subscriptionIds.map((s) => s.subscriptionId),
+      ],
+    );
+    return rows.map((row) => ({ id: row.id, accountId: input.accountId, attemptsMade: 0 }));
+  }
+
+  async claim(accountId: AccountId, deliveryId: string, leaseUntil: Date, now: Date): Promise<ClaimedDelivery | ClaimRefusal> {
+    const [row] = (await this.transactions.manager.query(
+      `WITH claimed AS (
+         UPDATE webhooks.deliveries
+            SET locked_until = $3, updated_at = $4
+          WHERE account_id = $1 AND id = $2
+            AND status IN ('pending', 'retrying')
+            AND (next_attempt_at IS NULL OR next_attempt_at <= $4::timestamptz + interval '1 second')
+            AND (locked_until IS NULL OR locked_until < $4)
+        RETURNING id, account_id, subscription_id, event, contact_id, body, attempt, locked_until
+       )
+       SELECT c.*, true AS claimed, NULL AS status, s.url, s.secret_ciphertext
+         FROM claimed c LEFT JOIN webhooks.subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
+       UNION ALL
+       SELECT d.id, d.account_id, d.subscription_id, d.event, d.contact_id, NULL, d.attempt, d.locked_until, false, d.status, NULL, NULL
+         FROM webhooks.deliveries d
+        WHERE d.account_id = $1 AND d.id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
+      [accountId, deliveryId, leaseUntil, now],
+    )) as ClaimRow[];
+    if (!row) return 'missing';
+    if (!row.claimed) {
+      if (row.status === 'succeeded' || row.status === 'failed') return 'settled';
+      if (row.locked_until && new Date(row.locked_until) >= now) return 'busy';
+      return 'not_due';
+    }
+    return {
+      id: row.id,
+      accountId: asAccountId(row.account_id),
+      subscriptionId: row.subscription_id,
+      event: row.event,
+      contactId: row.contact_id,
+      body: row.body,
+      attemptsMade: row.attempt,
+      lockedUntil: new Date(row.locked_until as Date),
+      subscription: row.url && row.secret_ciphertext ? { url: row.url, secretCiphertext: row.secret_ciphertext } : null,
+    };
+  }
+
+  async recordAttempt(claimed: ClaimedDelivery, { attempt, answer, decision, at }: RecordedAttempt): Promise<void> {
+    await this.transactions.manager.query(
+      `WITH attempt_row AS (
+         INSERT INTO webhooks.delivery_attempts (account_id, delivery_id, attempt, status, response_status, error, duration_ms, next_attempt_at, attempted_at)
+         VALUES ($1, $2, $5, $4, $6, $7, $10, $8, $9)
+       )
+       UPDATE webhooks.deliveries
+          SET status = $4, attempt = $5, response_status = $6, last_error = $7, next_attempt_at = $8, locked_until = NULL, updated_at = $9
+        WHERE account_id = $1 AND id = $2 AND locked_until = $3`,
+      [claimed.accountId, claimed.id, claimed.lockedUntil, decision.status, attempt, answer.status, decision.error, decision.nextAttemptAt, at, answer.durationMs],
+    );
+  }
+
+  async failWaiting(accountId: AccountId, subscriptionId: string, reason: string, now: Date): Promise<void> {
+    await this.transactions.manager.query(
+      `UPDATE webhooks.deliveries SET status = 'failed', last_error = $3, next_attempt_at = NULL, updated_at = $4
+        WHERE account_id = $1 AND subscription_id = $2 AND status IN ('pending', 'retrying')`,
+      [accountId, subscriptionId, reason, now],
+    );
+  }
+
+  async overdue(dueBefore: Date, now: Date, limit: number): Promise<OverdueDelivery[]> {
+    const rows: { id: string; account_id: string; attempt: number; job_id: string | null }[] = await this.transactions.manager.query(
+      `SELECT id, account_id, attempt, job_id FROM webhooks.deliveries
+        WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
+        ORDER BY next_attempt_at LIMIT $3`,
+      [dueBefore, now, limit],
+    );
+    return rows.map((row) => ({ id: row.id, accountId: asAccountId(row.account_id), attemptsMade: row.attempt, jobId: row.job_id ?? row.id }));
+  }
+
+  async assignJobs(assignments: { accountId: AccountId; deliveryId: string; jobId: string }[]): Promise<void> {
+    if (assignments.length === 0) return;
+    await this.transactions.manager.query(
+      `UPDATE webhooks.deliveries d SET job_id = a.job_id
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS a (account_id, id, job_id)
+        WHERE d.account_id = a.account_id AND d.id = a.id`,
+      [assignments.map((a) => a.accountId), assignments.map((a) => a.deliveryId), assignments.map((a) => a.jobId)],
+    );
+  }
+}

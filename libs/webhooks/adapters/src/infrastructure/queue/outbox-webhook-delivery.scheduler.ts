@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Journal, newId } from '@leadflow/shared-kernel';
+import { DeliveryJobRequest, DeliveryJobState, WEBHOOK_DELIVERY_REQUESTED, WebhookDeliveryScheduler } from '@leadflow/webhooks-core';
+
+/**
+ * {@link WebhookDeliveryScheduler} of the api, which holds no queue: each request becomes an internal
+ * outbox event {@link WEBHOOK_DELIVERY_REQUESTED} in the current unit of work (so it commits with the
+ * write that asked for it), and the worker's webhooks consumer queues the job. `stateOf` is never asked
+ * in the api (only the worker sweeps) and answers `queued`.
+ */
+@Injectable()
+export class OutboxWebhookDeliveryScheduler extends WebhookDeliveryScheduler {
+  constructor(
+    private readonly journal: Journal,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async schedule(requests: readonly DeliveryJobRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    const now = this.clock.now();
+    await this.journal.publish(
+      requests.map((r) => ({
+        id: newId(),
+        type: WEBHOOK_DELIVERY_REQUESTED,
+        accountId: r.accountId,
+        occurredAt: now,
+        payload: { delivery_id: r.deliveryId, job_id: r.jobId, attempts_made: r.attemptsMade },
+        actor: { type: null, id: null, name: null, via: null },
+      })),
+    );
+  }
+
+  async stateOf(): Promise<DeliveryJobState> {
+    return 'queued';
+  }
+}

@@ -1,0 +1,26 @@
+import type { AccountId } from '@leadflow/shared-kernel';
+
+/** A delivery to (re)queue for its next attempt. */
+export interface DeliveryJobRequest {
+  accountId: AccountId;
+  deliveryId: string;
+  /** Attempts already made: the job gets the remaining ones of the schedule. */
+  attemptsMade: number;
+  /** Job id; the delivery id for its first job. Adding an id already queued adds nothing. */
+  jobId: string;
+}
+
+/** State of an attempt job, as far as the sweeper cares. */
+export type DeliveryJobState = 'queued' | 'running' | 'gone';
+
+/** The delivery queue (BullMQ in production): wakes attempts up; the database holds the truth. */
+export abstract class WebhookDeliveryScheduler {
+  /** Queues the first or next attempt of each delivery, to run at once. */
+  abstract schedule(requests: readonly DeliveryJobRequest[]): Promise<void>;
+
+  /**
+   * `queued` (waiting or delayed for a retry), `running` (taken by a worker less than `leaseMs` before
+   * `now`) or `gone` (finished, failed, taken long ago by a worker that may be dead, or missing).
+   */
+  abstract stateOf(jobId: string, now: Date, leaseMs: number): Promise<DeliveryJobState>;
+}

@@ -1,0 +1,25 @@
+import { AttemptWebhookDeliveryHandler } from './commands/attempt-webhook-delivery/attempt-webhook-delivery.handler';
+import { CreateWebhookSubscriptionHandler } from './commands/create-webhook-subscription/create-webhook-subscription.handler';
+import { DeleteWebhookSubscriptionHandler } from './commands/delete-webhook-subscription/delete-webhook-subscription.handler';
+import { FanOutWebhookEventHandler } from './commands/fan-out-webhook-event/fan-out-webhook-event.handler';
+import { QueueWebhookDeliveryHandler } from './commands/queue-webhook-delivery/queue-webhook-delivery.handler';
+import { RescheduleLostDeliveriesHandler } from './commands/reschedule-lost-deliveries/reschedule-lost-deliveries.handler';
+import { ListWebhookDeliveriesHandler } from './queries/list-webhook-deliveries/list-webhook-deliveries.handler';
+import { ListWebhookEventSamplesHandler } from './queries/list-webhook-event-samples/list-webhook-event-samples.handler';
+import { ListWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-webhook-subscriptions.handler';
+
+/**
+ * Every command and query handler of the webhooks context, declared once; the adapters' core module
+ * registers them all (with the port bindings) for both the api and the worker.
+ */
+export const WEBHOOKS_HANDLERS = [
+  CreateWebhookSubscriptionHandler,
+  DeleteWebhookSubscriptionHandler,
+  FanOutWebhookEventHandler,
+  AttemptWebhookDeliveryHandler,
+  RescheduleLostDeliveriesHandler,
+  QueueWebhookDeliveryHandler,
+  ListWebhookSubscriptionsHandler,
+  ListWebhookEventSamplesHandler,
+  ListWebhookDeliveriesHandler,
+];
