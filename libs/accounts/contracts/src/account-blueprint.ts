@@ -100,3 +100,31 @@ export interface ApiKeyView {
   expires_at: string | null;
   rate_limits: { per_hour: number };
 }
+
+/** One account in the operator console's list (`ListAccountsQuery`). */
+export interface AccountSummaryView {
+  id: string;
+  name: string;
+  timezone: string;
+  /** ISO 8601 UTC with milliseconds. */
+  created_at: string;
+}
+
+/**
+ * One API key of an account as the operator sees it (`ListApiKeysQuery`): never the secret nor its hash.
+ * `prefix` is `lf_live_<8>`; `preset` is inferred from the scopes (`custom` when none matches);
+ * `last_used_at` is written at most once a minute per key (null: never used).
+ */
+export interface ApiKeySummaryView {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  preset: string;
+  lifecycle_state: 'active' | 'revoked' | 'expired';
+  per_hour: number;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
-import type { AccountId } from '@leadflow/shared-kernel';
-import type { AccountView, ApiKeyView, SystemView, TeamMemberView } from './account-blueprint';
+import type { AccountId, KeysetPosition, Page } from '@leadflow/shared-kernel';
+import type { AccountSummaryView, AccountView, ApiKeySummaryView, ApiKeyView, SystemView, TeamMemberView } from './account-blueprint';
 
 /** `GET /v1/me`: the calling key as the spec shows it. */
 export class GetApiKeyQuery extends Query<ApiKeyView> {
@@ -28,6 +28,23 @@ export class ListSystemsQuery extends Query<SystemView[]> {
 
 /** Every team member of the account. */
 export class ListTeamMembersQuery extends Query<TeamMemberView[]> {
+  constructor(readonly accountId: AccountId) {
+    super();
+  }
+}
+
+/**
+ * Operator read (the console): every account, newest first (`created_at DESC, id DESC`), keyset page
+ * with exact `total_count`. Spans every account on purpose, like the operator API's provisioning.
+ */
+export class ListAccountsQuery extends Query<Page<AccountSummaryView>> {
+  constructor(readonly page: { limit: number; after: KeysetPosition | null }) {
+    super();
+  }
+}
+
+/** Operator read (the console): every key of the account, revoked and expired ones included, newest first. */
+export class ListApiKeysQuery extends Query<ApiKeySummaryView[]> {
   constructor(readonly accountId: AccountId) {
     super();
   }

@@ -8,3 +8,5 @@ export * from './domain/api-key-lifecycle';
 export * from './domain/api-key-secret.value-object';
 export * from './domain/timezone';
 export * from './application/queries/api-key.view';
+export * from './application/ports/accounts.read-model.port';
+export * from './application/queries/operator-reads.handlers';

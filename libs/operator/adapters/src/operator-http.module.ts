@@ -7,10 +7,25 @@ import { EmailsAdminController } from './interface/http/emails-admin.controller'
 import { QuotesAdminController } from './interface/http/quotes-admin.controller';
 import { BookingsAdminController, CalendarsAdminController } from './interface/http/bookings-admin.controller';
 import { WebhookDeliveriesAdminController } from './interface/http/webhook-deliveries-admin.controller';
+import { ConsoleController } from './interface/console/console.controller';
+import { ConsoleExceptionFilter } from './interface/console/console-exception.filter';
+import { ConsoleSessionStore } from './interface/console/console-session.store';
 
-/** The operator API (`/admin/v1`): orchestrates other contexts through their published commands. */
+/**
+ * The operator API (`/admin/v1`): orchestrates other contexts through their published commands; and the
+ * operator console (`/console`, server-rendered pages over the same queries and commands).
+ */
 @Module({
-  controllers: [AccountsAdminController, ContactsAdminController, EmailsAdminController, QuotesAdminController, BookingsAdminController, CalendarsAdminController, WebhookDeliveriesAdminController],
-  providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }],
+  controllers: [
+    AccountsAdminController,
+    ContactsAdminController,
+    EmailsAdminController,
+    QuotesAdminController,
+    BookingsAdminController,
+    CalendarsAdminController,
+    WebhookDeliveriesAdminController,
+    ConsoleController,
+  ],
+  providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }, ConsoleSessionStore, ConsoleExceptionFilter],
 })
 export class OperatorHttpModule {}

@@ -38,6 +38,21 @@ export interface UsageView {
   totals: UsageCountsView;
 }
 
+/**
+ * The usage of a whole account (every key, revoked ones included) over `[from, to)`: the operator
+ * console's account charts. Same buckets as {@link UsageView}: per key and hour the counts add up and the
+ * latency histograms merge, so the percentiles are those of all the account's requests of the window.
+ */
+export interface AccountUsageView {
+  account_id: string;
+  from: string;
+  to: string;
+  granularity: UsageGranularity;
+  /** Ascending by `bucket_start`; windows without traffic are omitted. */
+  buckets: UsageBucketView[];
+  totals: UsageCountsView;
+}
+
 /** What one aggregation run did (ISO hour starts). */
 export interface UsageAggregationResult {
   /** Hours recomputed, ascending. */

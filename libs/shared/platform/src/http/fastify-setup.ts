@@ -303,8 +303,8 @@ export function installHttpContract(app: NestFastifyApplication): void {
     }
     if (request.is404) {
       const path = request.url.split('?', 1)[0] ?? request.url;
-      // The operator API does not exist while ADMIN_TOKEN is unset (404 on every method there).
-      if (!config.adminToken && (path === '/admin' || path.startsWith('/admin/'))) return;
+      // The operator API and console do not exist while ADMIN_TOKEN is unset (404 on every method there).
+      if (!config.adminToken && isOperatorPath(path)) return;
       const allowed = (pathMethods ??= new PathMethodIndex(routes)).allowedMethods(path);
       if (allowed.length === 0) return;
       void reply.header('Allow', allowed.join(', '));
@@ -344,6 +344,11 @@ export function installHttpContract(app: NestFastifyApplication): void {
       logger.warn({ err: error, request_id: request.id }, 'Usage recording failed');
     }
   });
+}
+
+/** `/admin…` and `/console…`: the paths that exist only while `ADMIN_TOKEN` is set. */
+function isOperatorPath(path: string): boolean {
+  return path === '/admin' || path.startsWith('/admin/') || path === '/console' || path.startsWith('/console/');
 }
 
 /**

@@ -72,9 +72,9 @@ export class InMemoryUsageBucketRepository implements UsageBucketRepository {
     }
   }
 
-  async findHours(accountId: AccountId, apiKeyId: string, fromHour: Date, to: Date): Promise<HourBucket[]> {
+  async findHours(accountId: AccountId, apiKeyId: string | null, fromHour: Date, to: Date): Promise<HourBucket[]> {
     return [...this.rows.values()]
-      .filter((row) => row.accountId === accountId && row.apiKeyId === apiKeyId)
+      .filter((row) => row.accountId === accountId && (apiKeyId === null || row.apiKeyId === apiKeyId))
       .filter((row) => row.bucketStart >= fromHour && row.bucketStart < to)
       .sort((a, b) => a.bucketStart.getTime() - b.bucketStart.getTime());
   }

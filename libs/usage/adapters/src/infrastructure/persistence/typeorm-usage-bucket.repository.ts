@@ -45,11 +45,11 @@ export class TypeOrmUsageBucketRepository extends UsageBucketRepository {
     }
   }
 
-  async findHours(accountId: AccountId, apiKeyId: string, fromHour: Date, to: Date): Promise<HourBucket[]> {
-    const rows = await this.transactions.manager
-      .createQueryBuilder(UsageHourBucketRecord, 'bucket')
-      .where('bucket.account_id = :accountId', { accountId })
-      .andWhere('bucket.api_key_id = :apiKeyId', { apiKeyId })
+  async findHours(accountId: AccountId, apiKeyId: string | null, fromHour: Date, to: Date): Promise<HourBucket[]> {
+    const query = this.transactions.manager.createQueryBuilder(UsageHourBucketRecord, 'bucket').where('bucket.account_id = :accountId', { accountId });
+    // Without a key: every key's rows of the account (the primary key leads with account_id, so the range stays indexed).
+    if (apiKeyId !== null) query.andWhere('bucket.api_key_id = :apiKeyId', { apiKeyId });
+    const rows = await query
       .andWhere('bucket.bucket_start >= :fromHour', { fromHour })
       .andWhere('bucket.bucket_start < :to', { to })
       .orderBy('bucket.bucket_start', 'ASC')

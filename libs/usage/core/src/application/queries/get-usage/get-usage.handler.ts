@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { GetUsageQuery, UsageBucketView, UsageCountsView, UsageView } from '@leadflow/usage-contracts';
-import { rollUp, totalsOf, UsageCounts } from '../../../domain/usage-bucket';
+import { rollUp, totalsOf, UsageCounts, UsageSummary } from '../../../domain/usage-bucket';
 import { UsageRange } from '../../../domain/usage-range.value-object';
 import { floorHour } from '../../../domain/usage-time';
 import { UsageBucketRepository } from '../../ports/usage-bucket.repository.port';
@@ -23,21 +23,25 @@ export class GetUsageHandler implements IQueryHandler<GetUsageQuery> {
       from: range.from.toISOString(),
       to: range.to.toISOString(),
       granularity: range.granularity,
-      buckets: windows.map(
-        (window): UsageBucketView => ({
-          bucket_start: window.bucketStart.toISOString(),
-          ...countsView(window),
-          latency_p50_ms: window.latencyP50Ms,
-          latency_p95_ms: window.latencyP95Ms,
-          latency_p99_ms: window.latencyP99Ms,
-        }),
-      ),
-      totals: countsView(totalsOf(windows)),
+      buckets: windows.map(toBucketView),
+      totals: toCountsView(totalsOf(windows)),
     };
   }
 }
 
-function countsView(counts: UsageCounts): UsageCountsView {
+/** One rolled-up window as the usage response shows it. */
+export function toBucketView(window: UsageSummary): UsageBucketView {
+  return {
+    bucket_start: window.bucketStart.toISOString(),
+    ...toCountsView(window),
+    latency_p50_ms: window.latencyP50Ms,
+    latency_p95_ms: window.latencyP95Ms,
+    latency_p99_ms: window.latencyP99Ms,
+  };
+}
+
+/** The five families and their sum, as the usage response names them. */
+export function toCountsView(counts: UsageCounts): UsageCountsView {
   return {
     request_count: counts.requestCount,
     status_2xx: counts.status2xx,
