@@ -63,6 +63,14 @@ describe('Idempotency-Key on every POST /v1 route: one rule', () => {
 
   const ROUTES: Record<string, Row> = {
     'POST /v1/contacts': { honoured: true, make: async (n) => ({ path: '/v1/contacts', body: { email: `idem.${n}@example.com` } }) },
+    'POST /v1/contacts/batch': {
+      honoured: true,
+      make: async (n) => ({ path: '/v1/contacts/batch', body: { inputs: [{ email: `idem.batch.${n}@example.com` }, { phone: `(514) 304-${String(n).padStart(4, '0')}` }] } }),
+    },
+    'POST /v1/contacts/:id/merge': {
+      honoured: true,
+      make: async (n) => ({ path: `/v1/contacts/${(await contact(n)).id}/merge`, body: { into: (await createContact(api, token, { email: `idem.survivor.${n}@example.com` })).id } }),
+    },
     'POST /v1/contacts/:id/tags': { honoured: true, make: async (n) => ({ path: `/v1/contacts/${(await contact(n)).id}/tags`, body: { tag_ids: [tag] } }) },
     'POST /v1/contacts/:id/notes': { honoured: true, make: async (n) => ({ path: `/v1/contacts/${(await contact(n)).id}/notes`, body: { body: `Note ${n}` } }) },
     'POST /v1/tags': { honoured: true, make: async (n) => ({ path: '/v1/tags', body: { name: `Idem ${n}` } }) },
