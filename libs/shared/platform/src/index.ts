@@ -42,3 +42,4 @@ export * from './outbox/outbox.writer';
 export * from './platform.module';
 export * from './redis/redis.connection';
 export * from './queue/queue.module';
+export * from './scheduling/poller';

@@ -60,13 +60,13 @@ export function applyKeyset<T extends ObjectLiteral>(
  * reads from a row of another shape (raw SQL rows with `created_at`).
  */
 export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], page: PageRequest, totalCount: number, map: (row: R) => T): Page<T>;
-export function toPage<R, T>(rows: R[], page: PageRequest, totalCount: number, map: (row: R) => T, positionOf: (row: R) => KeysetPosition): Page<T>;
+export function toPage<R, T>(rows: R[], page: PageRequest, totalCount: number, map: (row: R) => T, positionOf: (row: R) => { createdAt: Date; id: string }): Page<T>;
 export function toPage<R, T>(
   rows: R[],
   page: PageRequest,
   totalCount: number,
   map: (row: R) => T,
-  positionOf: (row: R) => KeysetPosition = (row) => {
+  positionOf: (row: R) => { createdAt: Date; id: string } = (row) => {
     const { createdAt, id } = row as { createdAt: Date; id: string };
     return { createdAt, id };
   },

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
+import { Poller } from '../scheduling/poller';
 import { ConsumerBatch, OutboxRelay, OutboxRow } from './outbox-relay';
 import { OutboxSubscriptions } from './outbox-subscriptions';
 
@@ -61,9 +62,7 @@ const RECONCILER_LOCK = 0x6c66_7278; // "lfrx"
 export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxReconciler.name);
   private readonly settings: OutboxReconcilerSettings;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private running = false;
+  private readonly poller: Poller;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -82,6 +81,12 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       inboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
       ...(settings ?? {}),
     };
+    this.poller = new Poller({
+      name: 'Outbox reconciliation',
+      intervalMs: this.settings.intervalMs,
+      pass: async () => void (await this.reconcile()),
+      onError: (error) => this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Outbox reconciliation pass failed'),
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -92,19 +97,14 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
     await this.stop();
   }
 
-  /** Starts the passes (idempotent). */
+  /** Starts the passes (idempotent): every `intervalMs`, the first after one interval; a failed pass is logged. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(this.settings.intervalMs);
+    this.poller.start();
   }
 
   /** Stops the passes and waits for the one in progress. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.inFlight;
+    await this.poller.stop();
   }
 
   /**
@@ -210,21 +210,5 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       `UPDATE platform.outbox SET reconcile_attempts = reconcile_attempts + 1, reconciled_at = $2 WHERE id = ANY($1::uuid[])`,
       [entries.map((entry) => entry.eventId), this.clock.now()],
     );
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.reconcile()
-        .then(
-          () => undefined,
-          (error: unknown) => this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Outbox reconciliation pass failed'),
-        )
-        .finally(() => {
-          this.inFlight = null;
-          this.schedule(this.settings.intervalMs);
-        });
-    }, delayMs);
   }
 }

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
 import { bullConnection } from '../queue/queue.module';
+import { Poller } from '../scheduling/poller';
 import {
   CONSUMER_JOB_OPTIONS,
   consumerBatchJobId,
@@ -92,9 +93,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly settings: OutboxRelaySettings;
   private connection: IORedis | null = null;
   private readonly queues = new Map<string, Queue>();
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private running = false;
+  private readonly poller: Poller;
   private consecutiveFailures = 0;
 
   constructor(
@@ -112,6 +111,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       autoStart: true,
       ...(settings ?? {}),
     };
+    this.poller = new Poller({ name: 'Outbox relay', intervalMs: this.settings.intervalMs, initialDelayMs: 0, pass: () => this.tick() });
   }
 
   onApplicationBootstrap(): void {
@@ -124,24 +124,20 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.poller.isRunning;
   }
 
-  /** Starts polling (idempotent). */
+  /** Starts polling (idempotent): the first pass at once, then every `intervalMs` (0 with a backlog, backoff after failures). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.poller.isRunning) return;
     this.logger.log({ intervalMs: this.settings.intervalMs, batchSize: this.settings.batchSize }, 'Outbox relay started');
-    this.schedule(0);
+    this.poller.start();
   }
 
   /** Stops polling, waits for the pass in progress, closes the relay's Redis connection. */
   async stop(): Promise<void> {
-    const wasRunning = this.running;
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.inFlight;
+    const wasRunning = this.poller.isRunning;
+    await this.poller.stop();
     await this.closeProducers();
     if (wasRunning) this.logger.log('Outbox relay stopped');
   }
@@ -281,15 +277,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     connection?.disconnect();
   }
 
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.tick().finally(() => (this.inFlight = null));
-    }, delayMs);
-  }
-
-  private async tick(): Promise<void> {
+  /** One scheduled pass; answers the pause before the next one. Never throws (failures back off). */
+  private async tick(): Promise<number> {
     let delay = this.settings.intervalMs;
     try {
       const batch = await this.relayBatch();
@@ -304,7 +293,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       delay = this.failed('Outbox relay pass failed (database)', error, 0);
     }
-    this.schedule(delay);
+    return delay;
   }
 
   /** Records a failed pass and returns the backoff before the next one. */
