@@ -33,10 +33,10 @@ export function projectJson(root: string, name: string, tags: string[], projectT
     tags,
     targets: {
       lint: { executor: '@nx/eslint:lint' },
-      test: {
-        executor: 'nx:run-commands',
-        options: { command: 'npx jest --config jest.config.js --passWithNoTests {projectRoot}/' },
-      },
+      // the three test tiers; their commands are nx.json's targetDefaults (jest.unit / .integration / .e2e configs)
+      test: {},
+      integration: {},
+      e2e: {},
     },
   };
 }
