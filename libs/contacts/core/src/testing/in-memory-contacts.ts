@@ -279,10 +279,25 @@ export class InMemoryLeadCaptureLog extends LeadCaptureLog {
     return capture;
   }
 
+  /** All or nothing, like the one statement of the SQL adapter (a refused identity leaves nothing behind). */
   async record(accountId: AccountId, capture: LeadCaptureRecord, writes: LeadCaptureWrites = {}): Promise<void> {
+    const before = this.store.snapshot();
+    try {
+      await this.write(accountId, capture, writes);
+    } catch (error) {
+      this.store.restore(before);
+      throw error;
+    }
+  }
+
+  private async write(accountId: AccountId, capture: LeadCaptureRecord, writes: LeadCaptureWrites): Promise<void> {
     if (writes.newContact) await this.contacts.insertContact(writes.newContact);
     if (writes.tagIds?.length) await this.contacts.attachTags(accountId, capture.contactId, writes.tagIds);
     this.store.captures.push({ ...capture, accountId });
+    if (writes.journal) {
+      this.store.entries.push(...writes.journal.entries.map((entry) => ({ ...entry, accountId, id: entry.id ?? newId() })));
+      this.store.events.push(...writes.journal.events);
+    }
   }
 }
 

@@ -8,6 +8,34 @@ import { activityParams, insertActivitySql, insertOutboxSql, outboxParams } from
 const INSERT_JOURNAL = `WITH entries AS (${insertActivitySql(1)}) ${insertOutboxSql(8)}`;
 
 /**
+ * A write's journal as two data-modifying CTEs (`journal_entries`, `journal_events`) to put in the
+ * `WITH` list of the write's own statement, so that a write and its activity entries and outbox rows
+ * are ONE statement, atomic without `BEGIN`/`COMMIT` (issue 11: round trips per write). `first` is the
+ * number of the first parameter (`$first`); the statement's parameters continue with `params`.
+ * Entries without `id`/`at` get a new id and `now`. An empty journal gives no CTE.
+ */
+export function journalCtes(
+  first: number,
+  accountId: AccountId,
+  entries: readonly ActivityEntry[],
+  events: readonly IntegrationEvent[],
+  now: Date,
+): { ctes: string[]; params: unknown[] } {
+  const ctes: string[] = [];
+  const params: unknown[] = [];
+  if (entries.length > 0) {
+    const rows = entries.map((entry) => ({ ...entry, id: entry.id ?? newId(), at: entry.at ?? now }));
+    ctes.push(`journal_entries AS (${insertActivitySql(first)})`);
+    params.push(...activityParams(accountId, rows));
+  }
+  if (events.length > 0) {
+    ctes.push(`journal_events AS (${insertOutboxSql(first + params.length)})`);
+    params.push(...outboxParams(events));
+  }
+  return { ctes, params };
+}
+
+/**
  * A write's activity-log / timeline entries and its integration events (the transactional outbox),
  * through the current unit of work, in one round trip (issue 11: round trips per write). Call it
  * inside `TransactionHost.run` so both commit with the business rows. Returns the entry ids, in order.

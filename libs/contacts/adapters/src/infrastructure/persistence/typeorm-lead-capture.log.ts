@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { journalCtes, TransactionHost } from '@leadflow/shared-platform';
 import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites } from '@leadflow/contacts-core';
 import { ContactSql, SqlParameters } from './contact.mapper';
 import { identityViolation } from './typeorm-contacts.repository';
@@ -16,7 +16,7 @@ interface CaptureRow {
 /**
  * {@link LeadCaptureLog} on `contacts.lead_captures` (index `(account_id, contact_id, captured_at DESC)`)
  * in parameterised SQL: a recorded capture is one statement (capture row, new contact and identities,
- * tags attached).
+ * tags attached, activity entry and outbox events).
  */
 @Injectable()
 export class TypeOrmLeadCaptureLog extends LeadCaptureLog {
@@ -43,6 +43,11 @@ export class TypeOrmLeadCaptureLog extends LeadCaptureLog {
         SELECT ${params.add(accountId, '::uuid')}, ${params.add(capture.contactId, '::uuid')}, t.tag_id, ${params.add(capture.capturedAt, '::timestamptz')}
           FROM unnest(${params.add([...new Set(writes.tagIds)], '::uuid[]')}) AS t(tag_id)
         ON CONFLICT DO NOTHING)`);
+    }
+    if (writes.journal) {
+      const journal = journalCtes(params.values.length + 1, accountId, writes.journal.entries, writes.journal.events, capture.capturedAt);
+      ctes.push(...journal.ctes);
+      params.values.push(...journal.params);
     }
     const values = [
       params.add(capture.id),

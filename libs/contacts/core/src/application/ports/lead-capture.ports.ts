@@ -1,4 +1,4 @@
-import type { AccountId } from '@leadflow/shared-kernel';
+import type { AccountId, IntegrationEvent, JournalEntry } from '@leadflow/shared-kernel';
 import type { ContactState } from '../../domain/contact.aggregate';
 
 /** One recorded capture (outcome `created`): opens the contact's 5 minute window. */
@@ -17,6 +17,12 @@ export interface LeadCaptureWrites {
   newContact?: ContactState;
   /** Tags attached to the contact (those already attached are left alone). */
   tagIds?: readonly string[];
+  /**
+   * The capture's activity entries and outbox events, written in the same statement as the capture row
+   * (instead of through the kernel's `Journal`), so that a new person's capture is one atomic statement
+   * that needs no transaction around it.
+   */
+  journal?: { entries: readonly JournalEntry[]; events: readonly IntegrationEvent[] };
 }
 
 /**
@@ -28,7 +34,7 @@ export abstract class LeadCaptureLog {
   abstract lastCapture(accountId: AccountId, contactId: string): Promise<LeadCaptureRecord | null>;
   /**
    * Records a capture (outcome `created`): the capture row and, together with it, `writes` (a new
-   * contact with its primary identities, tags attached). Throws `IdentityTakenError` when the unique
+   * contact with its primary identities, tags attached, the journal), in one statement. Throws `IdentityTakenError` when the unique
    * identity index refuses one of the new contact's identities (a concurrent capture won the race).
    */
   abstract record(accountId: AccountId, capture: LeadCaptureRecord, writes?: LeadCaptureWrites): Promise<void>;

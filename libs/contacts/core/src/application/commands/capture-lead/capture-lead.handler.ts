@@ -11,7 +11,7 @@ import { decideLeadOutcome } from '../../../domain/lead-capture/lead-capture-out
 import { parseLeadCapture, ParsedLead } from '../../../domain/lead-capture/lead-capture-input';
 import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custom-fields';
 import type { LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
-import { leadIdentityLookups, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
+import { leadIdentityLookups, LeadIdentityMatch, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
 import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture-settings.port';
@@ -54,10 +54,12 @@ interface ResolvedRequest {
  * lead's tags) come from {@link LeadCaptureSettings}, read outside the transaction (cached per account
  * by the api adapter, so a warm capture reads none of them from PostgreSQL).
  *
- * Then one transaction: the person is resolved by email (case-insensitive), then by phone, primary or
- * secondary details alike (email wins when they name two contacts); a new person becomes a contact;
- * an existing one is locked, its last capture read, and it is enriched without overwriting filled
- * fields. The outcome follows (see `decideLeadOutcome`): only `created` records the capture — the tags
+ * Then the person is resolved by email (case-insensitive), then by phone, primary or secondary details
+ * alike (email wins when they name two contacts). A new person whose tags all exist is recorded in ONE
+ * statement, atomic on its own: contact, identities, tags attached, capture row, activity entry and
+ * outbox events (2 round trips to PostgreSQL in all with the identity read). Otherwise one transaction:
+ * the missing tags are created, or an existing contact is locked, its last capture read, and it is
+ * enriched without overwriting filled fields. The outcome follows (see `decideLeadOutcome`): only `created` records the capture — the tags
  * (the missing ones created on the fly), the capture row that opens the 5 minute window (written
  * with the new contact, its identities and its tags), an activity entry `lead_created`, a
  * `contact_created` (new contact) and a `lead_created` outbox event (the SMS follow-up hand-off
@@ -86,7 +88,12 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     for (let attempt = 1; ; attempt++) {
       try {
         const ignored = lead.ignored.clone();
-        return await this.unitOfWork.run(() => this.capture(accountId, request, ignored, actor));
+        const match = matchLeadIdentity(await this.contacts.findIdentityOwners(accountId, leadIdentityLookups(request.data.email, request.data.phone)));
+        if (match.contactId === null && this.allTagsKnown(request)) {
+          // a new person whose tags all exist: one statement, atomic on its own (no BEGIN/COMMIT round trips)
+          return await this.recordNewPerson(accountId, request, ignored, actor);
+        }
+        return await this.unitOfWork.run(() => this.capture(accountId, request, match, ignored, actor));
       } catch (error) {
         const raced = error instanceof IdentityTakenError || error instanceof CaptureRaceLost;
         if (!raced || attempt >= MAX_ATTEMPTS) throw error;
@@ -158,10 +165,27 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
 
   // ------------------------------------------------------------------ the transaction
 
-  private async capture(accountId: AccountId, request: ResolvedRequest, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureResult> {
+  /** Every tag the lead names exists already (read with the settings), so recording it creates none. */
+  private allTagsKnown(request: ResolvedRequest): boolean {
+    return request.lead.tags.every((name) => request.knownTags.has(name));
+  }
+
+  /** A new person: the contact with its identities, tags, capture row, activity entry and outbox events in one statement. */
+  private recordNewPerson(accountId: AccountId, request: ResolvedRequest, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureResult> {
+    const now = this.clock.now();
+    const contact = Contact.fromLead(request.data, request.placement, { id: newId(), accountId, source: 'api', systemId: request.systemId, now, definitions: [] });
+    // IdentityTakenError when a concurrent capture of the same person won: the attempt is retried and finds its contact
+    return this.record(accountId, request, contact, true, ignored, actor, now);
+  }
+
+  /**
+   * In one transaction: the person found by `match` (read just before, outside it) is locked and
+   * enriched, and the capture recorded if the outcome is `created`; a new person whose tags must be
+   * created on the fly is recorded with them.
+   */
+  private async capture(accountId: AccountId, request: ResolvedRequest, match: LeadIdentityMatch, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureResult> {
     const { data } = request;
     const now = this.clock.now();
-    const match = matchLeadIdentity(await this.contacts.findIdentityOwners(accountId, leadIdentityLookups(data.email, data.phone)));
     const existingId = match.contactId;
 
     if (existingId === null) {
@@ -171,6 +195,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     }
 
     const state = await this.contacts.findContact(accountId, existingId, { lock: true });
+    // merged (or gone) since the identities were read: start over with a new read
     if (!state || state.mergedIntoId) throw new CaptureRaceLost();
     const before = structuredClone(state);
     const contact = Contact.restore(state);
@@ -197,9 +222,9 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
   }
 
   /**
-   * Outcome `created`, in the caller's transaction: the missing tags (one statement, none when all
-   * exist), the capture row with the new contact, its identities and the tags attached (one statement),
-   * the activity entry and the outbox events (one statement each).
+   * Outcome `created`: the missing tags (one statement, none when all exist; only inside a
+   * transaction), then ONE statement writing the capture row with the new contact, its identities, the
+   * tags attached, the activity entry and the outbox events.
    */
   private async record(
     accountId: AccountId,
@@ -215,11 +240,6 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     const tags = await this.tagsFor(accountId, request, now);
     const captureId = newId();
     const activityId = newId();
-    await this.captures.record(
-      accountId,
-      { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now },
-      { newContact: contactWasNew ? state : undefined, tagIds: tags.map((tag) => tag.id) },
-    );
     const entry: JournalEntry = {
       id: activityId,
       contactId: state.id,
@@ -253,16 +273,17 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
       pipeline_id: state.pipelineId,
       stage_id: state.stageId,
     };
-    await this.journal.record(
+    const events = [
+      ...(contactWasNew
+        ? [integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: state.id, contact: toContactView(state) })]
+        : []),
+      ...(contactWasNew && state.stageId !== null ? [stageChanged(accountId, actor, now, state.id, state.pipelineId, null, state.stageId)] : []),
+      integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
+    ];
+    await this.captures.record(
       accountId,
-      [entry],
-      [
-        ...(contactWasNew
-          ? [integrationEvent(CONTACT_EVENTS.created, accountId, actor, now, { contact_id: state.id, contact: toContactView(state) })]
-          : []),
-        ...(contactWasNew && state.stageId !== null ? [stageChanged(accountId, actor, now, state.id, state.pipelineId, null, state.stageId)] : []),
-        integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
-      ],
+      { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now },
+      { newContact: contactWasNew ? state : undefined, tagIds: tags.map((tag) => tag.id), journal: { entries: [entry], events } },
     );
     return this.result(request, { status: 'created', contactId: state.id, contactWasNew, ignored, activityId, originalCreatedAt: now });
   }
