@@ -1,5 +1,5 @@
 import type { AccountId } from '@leadflow/shared-kernel';
-import { ContactStageRepository } from '../application/ports/contact-stage.repository.port';
+import { ContactFollowUpState, ContactStageRepository } from '../application/ports/contact-stage.repository.port';
 import type { StagePosition } from '../domain/contact-stage';
 import type { InMemoryContactsStore } from './in-memory-contacts';
 
@@ -21,8 +21,9 @@ export class InMemoryContactStageRepository extends ContactStageRepository {
     });
   }
 
-  async aiFollowUpStoppedAt(_accountId: AccountId, contactId: string): Promise<Date | null> {
-    return aiFollowUpStoppedAt(this.store, contactId);
+  async followUpState(accountId: AccountId, contactId: string): Promise<ContactFollowUpState | null> {
+    const row = this.store.contacts.find((contact) => contact.accountId === accountId && contact.id === contactId);
+    return row ? { mergedIntoId: row.mergedIntoId, aiFollowUpStoppedAt: aiFollowUpStoppedAt(this.store, contactId) } : null;
   }
 }
 

@@ -2,7 +2,7 @@ import { asAccountId, FixedClock, newId } from '@leadflow/shared-kernel';
 import type { LeadCreatedPayload } from '@leadflow/contacts-contracts';
 import { Contact } from '../../../domain/contact.aggregate';
 import { InMemoryContactStageRepository } from '../../../testing/in-memory-contact-stages';
-import { InMemoryContactsRepository, InMemoryContactsStore, InMemorySmsFollowUp } from '../../../testing/in-memory-contacts';
+import { InMemoryContactsStore, InMemorySmsFollowUp } from '../../../testing/in-memory-contacts';
 import { HandOffSmsFollowUpCommand } from './hand-off-sms-follow-up.command';
 import { HandOffSmsFollowUpHandler } from './hand-off-sms-follow-up.handler';
 
@@ -11,9 +11,8 @@ const ACCOUNT = asAccountId('a0000000-0000-4000-8000-000000000001');
 function setup() {
   const store = new InMemoryContactsStore();
   const clock = new FixedClock(new Date('2026-05-14T13:00:10.000Z'));
-  const contacts = new InMemoryContactsRepository(store);
   const stages = new InMemoryContactStageRepository(store);
-  const handler = new HandOffSmsFollowUpHandler(contacts, stages, new InMemorySmsFollowUp(store), clock);
+  const handler = new HandOffSmsFollowUpHandler(stages, new InMemorySmsFollowUp(store), clock);
   const contact = Contact.create({ phone: '5145550123' }, { id: newId(), accountId: ACCOUNT, systemId: newId(), source: 'api', now: clock.now(), definitions: [] });
   store.contacts.push({ ...contact.snapshot });
   const payload = (overrides: Partial<LeadCreatedPayload> = {}): LeadCreatedPayload => ({
@@ -56,9 +55,11 @@ describe('HandOffSmsFollowUpHandler', () => {
     expect(store.handOffs).toEqual([]);
   });
 
-  it('does nothing for a contact deleted or merged meanwhile', async () => {
+  it('does nothing for a contact deleted or merged meanwhile, nor for another account\'s contact', async () => {
     const { handler, store, payload } = setup();
     expect(await handler.execute(new HandOffSmsFollowUpCommand(ACCOUNT, newId(), payload({ contact_id: newId() }), new Date()))).toBe('skipped_contact_gone');
+    const otherAccount = asAccountId('a0000000-0000-4000-8000-000000000002');
+    expect(await handler.execute(new HandOffSmsFollowUpCommand(otherAccount, newId(), payload(), new Date()))).toBe('skipped_contact_gone');
     store.contacts[0].mergedIntoId = newId();
     expect(await handler.execute(new HandOffSmsFollowUpCommand(ACCOUNT, newId(), payload(), new Date()))).toBe('skipped_contact_gone');
     expect(store.handOffs).toEqual([]);

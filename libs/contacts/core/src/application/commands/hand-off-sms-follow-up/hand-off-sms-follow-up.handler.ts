@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
 import { ContactStageRepository } from '../../ports/contact-stage.repository.port';
-import { ContactsRepository } from '../../ports/contacts.repository.port';
 import { SmsFollowUpPort } from '../../ports/lead-capture.ports';
 import { HandOffSmsFollowUpCommand, SmsHandOffOutcome } from './hand-off-sms-follow-up.command';
 
@@ -10,12 +9,12 @@ import { HandOffSmsFollowUpCommand, SmsHandOffOutcome } from './hand-off-sms-fol
  * carries SMS consent and a phone, the contact still exists (not deleted, not absorbed by a merge), and
  * no human decision has stopped the AI follow-up yet (a stage move through the API or the dashboard
  * between the capture and the job: `skipped_follow_up_stopped`).
- * One hand-off per event, whatever the number of deliveries of the job.
+ * One hand-off per event, whatever the number of deliveries of the job. Two statements: the contact's
+ * follow-up state, the hand-off's insert.
  */
 @CommandHandler(HandOffSmsFollowUpCommand)
 export class HandOffSmsFollowUpHandler implements ICommandHandler<HandOffSmsFollowUpCommand> {
   constructor(
-    private readonly contacts: ContactsRepository,
     private readonly stages: ContactStageRepository,
     private readonly followUp: SmsFollowUpPort,
     private readonly clock: Clock,
@@ -23,12 +22,12 @@ export class HandOffSmsFollowUpHandler implements ICommandHandler<HandOffSmsFoll
 
   async execute({ accountId, eventId, payload, capturedAt }: HandOffSmsFollowUpCommand): Promise<SmsHandOffOutcome> {
     if (payload.sms_consent !== true || typeof payload.phone !== 'string' || payload.phone.length === 0) return 'skipped_no_consent';
-    const contact = await this.contacts.findContact(accountId, payload.contact_id);
+    const contact = await this.stages.followUpState(accountId, payload.contact_id);
     if (!contact || contact.mergedIntoId) return 'skipped_contact_gone';
-    if ((await this.stages.aiFollowUpStoppedAt(accountId, contact.id)) !== null) return 'skipped_follow_up_stopped';
+    if (contact.aiFollowUpStoppedAt !== null) return 'skipped_follow_up_stopped';
     const recorded = await this.followUp.handOff(accountId, {
       eventId,
-      contactId: contact.id,
+      contactId: payload.contact_id,
       captureId: payload.capture_id,
       phone: payload.phone,
       firstName: payload.first_name,
