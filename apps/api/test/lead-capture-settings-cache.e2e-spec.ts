@@ -141,8 +141,6 @@ describe('lead capture settings cache (issue 11 › Lead capture in as few SQL s
       if (response.status !== 200) throw new Error(`capture: ${response.status} ${JSON.stringify(response.body)}`);
       return response;
     };
-    /** The capture's transaction, START TRANSACTION to COMMIT (the request path around it is not lead capture's). */
-    const transactionOf = (statements: string[]) => statements.slice(statements.indexOf('START TRANSACTION'), statements.indexOf('COMMIT') + 1);
     /** Reads of the account's settings (what the cache holds). */
     const SETTINGS = /accounts\.systems|accounts\.team_members|pipeline\.|contacts\.custom_field_definitions|FROM contacts\.tags/;
 
