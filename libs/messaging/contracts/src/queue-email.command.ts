@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AccountId } from '@leadflow/shared-kernel';
+import { type AccountId, type Actor, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 
 /** Kinds of outgoing email; `type` as `GET /admin/v1/accounts/{id}/emails` lists it. */
 export type OutgoingEmailType =
@@ -57,6 +57,11 @@ export class QueueEmailCommand extends Command<QueuedEmail> {
   constructor(
     readonly accountId: AccountId,
     readonly email: OutgoingEmailRequest,
+    /**
+     * Who asked for the email: the actor of the `email_queued` event (the system by default). An api
+     * write passes its own, which carries the request's trace to the worker's delivery logs (issue 17, item 4).
+     */
+    readonly actor: Actor = SYSTEM_ACTOR,
   ) {
     super();
   }

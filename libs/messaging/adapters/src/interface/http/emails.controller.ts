@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { Page } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { apiKeyActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import { EmailThreadView, ListEmailThreadsQuery } from '@leadflow/messaging-contracts';
 import { SendEmailCommand, SentEmailView } from '@leadflow/messaging-core';
 import { SendEmailDto } from './dto/send-email.dto';
@@ -28,7 +28,7 @@ export class EmailsController {
       new SendEmailCommand(
         key.accountId,
         { to: body.to, subject: body.subject, html: body.body, test: body.test === true },
-        { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' },
+        apiKeyActor(key),
       ),
     );
     return { data: sent };

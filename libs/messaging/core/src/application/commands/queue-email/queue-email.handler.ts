@@ -36,7 +36,7 @@ export class QueueEmailHandler implements ICommandHandler<QueueEmailCommand> {
     private readonly testSends: TestSendLedger,
   ) {}
 
-  async execute({ accountId, email: request }: QueueEmailCommand): Promise<QueuedEmail> {
+  async execute({ accountId, email: request, actor }: QueueEmailCommand): Promise<QueuedEmail> {
     const checked = checkEmailRequest(request);
     return this.unitOfWork.run(async () => {
       const sender = checked.from ?? (await this.defaultSender(accountId));
@@ -55,7 +55,7 @@ export class QueueEmailHandler implements ICommandHandler<QueueEmailCommand> {
         contact_id: email.contactId,
         source: email.source,
       };
-      await this.journal.publish([{ id: newId(), type: MESSAGING_EVENTS.emailQueued, accountId, occurredAt: now, payload, actor: SYSTEM_ACTOR }]);
+      await this.journal.publish([{ id: newId(), type: MESSAGING_EVENTS.emailQueued, accountId, occurredAt: now, payload, actor: actor ?? SYSTEM_ACTOR }]);
       return { id: email.id, status: 'queued', from: { email: sender.email, name: sender.name }, threadId, to: email.to, subject: email.subject, createdAt: now.toISOString() };
     });
   }

@@ -52,7 +52,7 @@ export class SendEmailHandler implements ICommandHandler<SendEmailCommand> {
           isTest: email.test,
           contactId,
           source: { kind: 'api', id: 'emails.send' },
-        }),
+        }, actor),
       );
       const threadId = queued.threadId ?? null;
       if (contactId) await this.history.emailQueued(accountId, contactId, actor, { email_id: queued.id, thread_id: threadId, subject: queued.subject ?? email.subject, to });
