@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: make sure Debian's chromium is installed for the browser tests (installed with apt-get when
 // missing and allowed, see ensure-chromium.mjs), type-check the whole workspace, lint it (module
-// boundaries included), check the OpenAPI documents' fr/en parity, then run every unit, integration and
+// boundaries included), check the OpenAPI documents' fr/en parity, lint them (Spectral and Redocly, offline,
+// lint-openapi.mjs; errors fail), then run every unit, integration and
 // end-to-end test (root jest.config.js) against real PostgreSQL and Redis. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -15,4 +16,5 @@ if (!ensureChromium()) process.exit(1);
 run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 run('npx', ['eslint', '.']);
 run('node', ['tools/scripts/check-openapi-parity.mjs']);
+run('node', ['tools/scripts/lint-openapi.mjs']);
 run('npx', ['jest', '--ci', ...process.argv.slice(2)]);

@@ -22,10 +22,10 @@ jest.setTimeout(120_000);
 
 /**
  * The docs pages in a real browser (issue 16, "Done when"): `/docs` and `/docs/en` render the API
- * reference with Redoc, `/docs/errors` and `/docs/changelog` show their content; every request the page
- * makes goes to the api itself (nothing from a CDN) and the service's CSP refuses nothing the page
- * needs. With `DOCS_SCREENSHOTS=1`, screenshots are (re)written to `docs/screenshots/` (off by default so a
- * test run leaves the tree clean).
+ * reference with Redoc (endpoints prefilled with the instance's base URL, examples shown), `/docs/errors` and
+ * `/docs/changelog` show their content; every request the page makes goes to the api itself (nothing from
+ * a CDN) and the service's CSP refuses nothing the page needs. With `DOCS_SCREENSHOTS=1`, screenshots
+ * are (re)written to `docs/screenshots/` (off by default so a test run leaves the tree clean).
  */
 describe('the docs pages in headless Chromium', () => {
   let api: TestApi;
@@ -79,6 +79,30 @@ describe('the docs pages in headless Chromium', () => {
     await page.getByText('Leadflow: public API v1').first().waitFor({ timeout: 60_000 });
     const text = await page.locator('redoc').innerText();
     expect(text).toContain('/v1/me');
+    await page.close();
+  });
+
+  it("the API reference prefills the service's base URL (PUBLIC_BASE_URL) in every endpoint, and shows the examples", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/docs`);
+    await page.getByText('Leadflow : API publique v1').first().waitFor({ timeout: 60_000 });
+    const text = (await page.locator('redoc').textContent()) ?? '';
+    expect(text).toContain(`${base}/v1/me`);
+    expect(text).toContain(`${base}/v1/contacts`);
+    expect(text).not.toContain('127.0.0.1:3000/');
+    expect(text).toContain('julie.tremblay@videotron.ca');
+    await page.close();
+  });
+
+  it('an operation of the reference shows its base URL and its fr-CA / en-CA examples (POST /v1/quotes)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/docs/en#tag/Quotes/operation/createQuote`);
+    await page.getByText('Create a quote').first().waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(500);
+    const text = (await page.locator('redoc').textContent()) ?? '';
+    expect(text).toContain(`${base}/v1/quotes`);
+    expect(text).toContain('Quote in French (GST 5% and QST 9.975%)');
+    if (process.env.DOCS_SCREENSHOTS === '1') await page.screenshot({ path: resolve(SCREENSHOTS, 'docs-en-operation.png') });
     await page.close();
   });
 });

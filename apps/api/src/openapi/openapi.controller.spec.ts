@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { loadOpenApiDocument, OPENAPI_DIR, OPENAPI_DOCUMENTS, OpenApiAudience, OpenApiLanguage } from './openapi.controller';
+import { loadOpenApiDocument, loadPostmanCollection, OPENAPI_DIR, OPENAPI_DOCUMENTS, OpenApiAudience, OpenApiLanguage } from './openapi.controller';
+import { DESCRIPTION_BASE_URL, withBaseUrl } from './postman-collection';
 
 describe('loadOpenApiDocument', () => {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
@@ -46,5 +47,37 @@ describe('loadOpenApiDocument', () => {
       expect(operatorPaths.filter((path) => /^\/v1\//.test(path))).toEqual([]);
       expect(operatorPaths).toEqual(expect.arrayContaining(['/health', '/admin/v1/accounts', '/q/{token}', '/openapi.json', '/admin/openapi.json']));
     }
+  });
+});
+
+describe('the served copies name PUBLIC_BASE_URL (issue 16: the API reference prefills the base URL)', () => {
+  it.each(['public', 'operator'] as const)('the %s description: servers, info.contact.url, externalDocs.url and the examples name the instance, in YAML and JSON', (audience) => {
+    for (const language of ['fr', 'en'] as const) {
+      const loaded = loadOpenApiDocument(audience, language, OPENAPI_DIR, 'https://crm.lavoie-renovations.test');
+      for (const document of [JSON.parse(loaded.json), parse(loaded.yaml)]) {
+        expect(document.servers).toEqual([expect.objectContaining({ url: 'https://crm.lavoie-renovations.test' })]);
+        expect(document.info.contact.url).toBe('https://crm.lavoie-renovations.test/docs/errors');
+        expect(document.externalDocs.url).toBe('https://crm.lavoie-renovations.test/docs/changelog');
+      }
+      expect(loaded.yaml).not.toContain(DESCRIPTION_BASE_URL);
+      expect(loaded.json).not.toContain(DESCRIPTION_BASE_URL);
+    }
+  });
+
+  it('the checked-in files name npm start’s default, served unchanged when PUBLIC_BASE_URL is that default', () => {
+    const text = readFileSync(join(OPENAPI_DIR, 'openapi.en.yaml'), 'utf8');
+    expect(parse(text).servers[0].url).toBe(DESCRIPTION_BASE_URL);
+    expect(loadOpenApiDocument('public', 'en', OPENAPI_DIR, DESCRIPTION_BASE_URL).yaml).toBe(text);
+  });
+
+  it('withBaseUrl replaces the default base URL only where it is the whole authority (not :30001)', () => {
+    expect(withBaseUrl('a http://127.0.0.1:3000/docs b http://127.0.0.1:30001/x', 'https://h.test')).toBe('a https://h.test/docs b http://127.0.0.1:30001/x');
+    expect(withBaseUrl('http://127.0.0.1:3000/v1', DESCRIPTION_BASE_URL)).toBe('http://127.0.0.1:3000/v1');
+  });
+
+  it('loadPostmanCollection reads the checked-in collection with baseUrl set to the instance', () => {
+    const collection = JSON.parse(loadPostmanCollection('operator', 'en', OPENAPI_DIR, 'https://crm.lavoie-renovations.test'));
+    expect(collection.variable).toEqual(expect.arrayContaining([{ key: 'baseUrl', value: 'https://crm.lavoie-renovations.test', type: 'string' }]));
+    expect(() => loadPostmanCollection('public', 'fr', join(OPENAPI_DIR, 'nowhere'))).toThrow();
   });
 });

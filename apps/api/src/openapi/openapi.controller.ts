@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { isAlias, parseDocument, stringify, visit } from 'yaml';
 import { DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '@leadflow/shared-platform';
-import { toPostmanCollection } from './postman-collection';
+import { DESCRIPTION_BASE_URL, POSTMAN_COLLECTIONS, withBaseUrl } from './postman-collection';
 
 /** Where the checked-in descriptions live (`apps/api/openapi/`). */
 export const OPENAPI_DIR = resolve(__dirname, '..', '..', 'openapi');
@@ -31,13 +31,17 @@ interface LoadedDocument {
  * Reads and parses one description. Throws when the file is missing or is not a YAML mapping, so a
  * broken description is found at startup (logged) and by the tests, not by a client.
  *
+ * `baseUrl` (the instance's `PUBLIC_BASE_URL`) replaces the base URL the file names
+ * (`DESCRIPTION_BASE_URL`, `npm start`'s default) everywhere: `servers`, `info.contact.url`,
+ * `externalDocs.url` and the examples, so the API reference and "try it" name this service.
+ *
  * The served YAML is plain (issue 18, item 8): some YAML loaders refuse anchors and aliases (`&id001`,
  * `*id001`), so the file's text is served unchanged only when it has none; otherwise the parsed document
  * is re-emitted with every alias expanded (`aliasDuplicateObjects: false`), comments and layout lost.
  */
-export function loadOpenApiDocument(audience: OpenApiAudience, language: OpenApiLanguage, dir = OPENAPI_DIR): LoadedDocument {
+export function loadOpenApiDocument(audience: OpenApiAudience, language: OpenApiLanguage, dir = OPENAPI_DIR, baseUrl = DESCRIPTION_BASE_URL): LoadedDocument {
   const file = OPENAPI_DOCUMENTS[audience][language];
-  const text = readFileSync(resolve(dir, file), 'utf8');
+  const text = withBaseUrl(readFileSync(resolve(dir, file), 'utf8'), baseUrl);
   const parsed = parseDocument(text);
   if (parsed.errors.length > 0) throw parsed.errors[0];
   const document: unknown = parsed.toJS({ maxAliasCount: -1 });
@@ -61,13 +65,21 @@ function usesAnchors(document: ReturnType<typeof parseDocument>): boolean {
   return found;
 }
 
-/** Collection variable holding the bearer token of each description's Postman collection. */
-const POSTMAN_TOKEN_VARIABLE: Record<OpenApiAudience, string> = { public: 'apiKey', operator: 'adminToken' };
+/**
+ * Reads one checked-in Postman collection (`apps/api/openapi/postman*.json`, generated at build time by
+ * `tools/scripts/generate-postman.ts`), its base URL replaced by `baseUrl`. Throws when the file is
+ * missing or is not JSON.
+ */
+export function loadPostmanCollection(audience: OpenApiAudience, language: OpenApiLanguage, dir = OPENAPI_DIR, baseUrl = DESCRIPTION_BASE_URL): string {
+  const text = withBaseUrl(readFileSync(resolve(dir, POSTMAN_COLLECTIONS[audience][language].collection), 'utf8'), baseUrl);
+  return JSON.stringify(JSON.parse(text));
+}
 
 /**
  * Serves the OpenAPI 3.1 descriptions, each read and parsed once when the app starts (JSON is the YAML
- * parsed with the `yaml` package). A description that could not be loaded answers 503
- * `service_unavailable` (and was logged at startup); the API itself keeps working.
+ * parsed with the `yaml` package), naming the instance's `PUBLIC_BASE_URL` (servers, links, examples).
+ * A description that could not be loaded answers 503 `service_unavailable` (and was logged at startup);
+ * the API itself keeps working.
  *
  * - Public description (`/v1` paths only), no authentication: `/openapi.yaml`, `/openapi.json` (French),
  *   `/openapi.en.yaml`, `/openapi.en.json` (English); Postman collections `/postman.json`, `/postman.en.json`
@@ -78,22 +90,28 @@ const POSTMAN_TOKEN_VARIABLE: Record<OpenApiAudience, string> = { public: 'apiKe
  *   the operator API: 404 `not_found` while `ADMIN_TOKEN` is unset, 401 `invalid_admin_token` without
  *   `Authorization: Bearer <ADMIN_TOKEN>` (README › Decisions › Two OpenAPI descriptions).
  *
- * Collections are converted from the YAML on the first request and cached (see `toPostmanCollection`);
- * a failed conversion answers 503 and is retried on the next request.
+ * Collections are generated at build time (`tools/scripts/generate-postman.ts`, checked in beside the
+ * descriptions; `postman-collections.spec.ts` fails when one is stale), read once at start with their
+ * `baseUrl` variable set to `PUBLIC_BASE_URL`; one that could not be read answers 503.
  */
 @Controller()
 export class OpenApiController {
   private readonly logger = new Logger(OpenApiController.name);
   private readonly documents = new Map<string, LoadedDocument>();
-  private readonly collections = new Map<string, Promise<string>>();
+  private readonly collections = new Map<string, string>();
 
-  constructor(private readonly config: AppConfig) {
+  constructor(config: AppConfig) {
     for (const audience of Object.keys(OPENAPI_DOCUMENTS) as OpenApiAudience[]) {
       for (const language of Object.keys(OPENAPI_DOCUMENTS[audience]) as OpenApiLanguage[]) {
         try {
-          this.documents.set(`${audience}:${language}`, loadOpenApiDocument(audience, language));
+          this.documents.set(`${audience}:${language}`, loadOpenApiDocument(audience, language, OPENAPI_DIR, config.publicBaseUrl));
         } catch (error) {
           this.logger.error({ err: error }, `OpenAPI description ${OPENAPI_DOCUMENTS[audience][language]} could not be loaded`);
+        }
+        try {
+          this.collections.set(`${audience}:${language}`, loadPostmanCollection(audience, language, OPENAPI_DIR, config.publicBaseUrl));
+        } catch (error) {
+          this.logger.error({ err: error }, `Postman collection ${POSTMAN_COLLECTIONS[audience][language].collection} could not be loaded`);
         }
       }
     }
@@ -125,13 +143,13 @@ export class OpenApiController {
 
   @Get('postman.json')
   @Header('Content-Type', 'application/json; charset=utf-8')
-  frenchPostman(): Promise<string> {
+  frenchPostman(): string {
     return this.collection('public', 'fr');
   }
 
   @Get('postman.en.json')
   @Header('Content-Type', 'application/json; charset=utf-8')
-  englishPostman(): Promise<string> {
+  englishPostman(): string {
     return this.collection('public', 'en');
   }
 
@@ -161,31 +179,22 @@ export class OpenApiController {
 
   @Get('admin/postman.json')
   @Header('Content-Type', 'application/json; charset=utf-8')
-  operatorFrenchPostman(): Promise<string> {
+  operatorFrenchPostman(): string {
     return this.collection('operator', 'fr');
   }
 
   @Get('admin/postman.en.json')
   @Header('Content-Type', 'application/json; charset=utf-8')
-  operatorEnglishPostman(): Promise<string> {
+  operatorEnglishPostman(): string {
     return this.collection('operator', 'en');
   }
 
-  private async collection(audience: OpenApiAudience, language: OpenApiLanguage): Promise<string> {
-    const { yaml } = this.document(audience, language);
-    const key = `${audience}:${language}`;
-    let pending = this.collections.get(key);
-    if (!pending) {
-      pending = toPostmanCollection(yaml, this.config.publicBaseUrl, POSTMAN_TOKEN_VARIABLE[audience]);
-      this.collections.set(key, pending);
-    }
-    try {
-      return await pending;
-    } catch (error) {
-      this.collections.delete(key);
-      this.logger.error({ err: error }, `Postman collection (${audience}, ${language}) could not be generated`);
+  private collection(audience: OpenApiAudience, language: OpenApiLanguage): string {
+    const collection = this.collections.get(`${audience}:${language}`);
+    if (collection === undefined) {
       throw new DomainError('service_unavailable', 'The Postman collection is temporarily unavailable.', null, { headers: { 'Retry-After': '60' } });
     }
+    return collection;
   }
 
   private document(audience: OpenApiAudience, language: OpenApiLanguage): LoadedDocument {
