@@ -23,7 +23,12 @@
  *   parameters (name, location, required, schema), request bodies, response status codes, response
  *   headers, `x-error-codes`, schema property names, required lists or enum values;
  * - anything else differs once `info` (except `info.version`) and every `summary` and `description`
- *   text are set aside: those are the only members allowed to differ by language.
+ *   text are set aside: those are the only members allowed to differ by language. Examples are data:
+ *   an `example` or `examples` present in one file only, or with another value, fails (only the
+ *   `summary` / `description` of a named example may be translated).
+ *
+ * That every example is present where required and valid against its schema is checked by
+ * apps/api/src/openapi/openapi-examples.spec.ts (Ajv 2020, strict), in `npm test`.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
