@@ -91,18 +91,27 @@ function mediaExamples(doc: JsonObject, media: JsonObject, where: string): { whe
   return found;
 }
 
-/** Checks one description: presence on request bodies and 2xx responses, validity of every example. */
-export function checkDocumentExamples(file: string): DocumentExamples {
+/**
+ * One description parsed, with an Ajv 2020 instance holding its component schemas (`<id>#/$defs/<Name>`).
+ * Strict mode (unknown keywords, formats, types, tuples refused) except `strictRequired`: the
+ * descriptions use required-only branches (`anyOf: [{ required: [email] }, { required: [phone] }]`),
+ * valid JSON Schema that this one restriction would refuse.
+ */
+function loadDescription(file: string): { doc: JsonObject; id: string; ajv: Ajv2020; compile: (schema: Json) => ValidateFunction } {
   const doc = parse(readFileSync(resolve(OPENAPI_DIR, file), 'utf8')) as JsonObject;
   const id = `urn:leadflow:${file}`;
-  // Strict mode (unknown keywords, formats, types, tuples refused) except `strictRequired`: the
-  // descriptions use required-only branches (`anyOf: [{ required: [email] }, { required: [phone] }]`),
-  // valid JSON Schema that this one restriction would refuse.
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true });
   addFormats(ajv);
   for (const keyword of [...OPENAPI_SCHEMA_KEYWORDS, ...extensionKeywords(doc)]) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   const components = isObject(doc.components) ? doc.components : {};
   ajv.addSchema({ $id: id, $defs: absoluteRefs(isObject(components.schemas) ? components.schemas : {}, id) } as object);
+  return { doc, id, ajv, compile: (schema) => ajv.compile(absoluteRefs(schema, id) as object) };
+}
+
+/** Checks one description: presence on request bodies and 2xx responses, validity of every example. */
+export function checkDocumentExamples(file: string): DocumentExamples {
+  const { doc, compile } = loadDescription(file);
+  const components = isObject(doc.components) ? doc.components : {};
 
   const missing: string[] = [];
   const sites: ExampleSite[] = [];
@@ -170,7 +179,7 @@ export function checkDocumentExamples(file: string): DocumentExamples {
     let validate = compiled.get(site.schema);
     try {
       if (!validate) {
-        validate = ajv.compile(absoluteRefs(site.schema, id) as object);
+        validate = compile(site.schema);
         compiled.set(site.schema, validate);
       }
     } catch (error) {
@@ -198,5 +207,32 @@ describe('OpenAPI examples (issue 16, item 4): present on every request body and
     const result = results.get(file);
     expect(result?.checked).toBeGreaterThan(0);
     if (result?.invalid.length) throw new Error(`${result.invalid.length} invalid example(s):\n  ${result.invalid.join('\n  ')}`);
+  });
+});
+
+describe('the error oneOf of lead capture, presuasion submissions and custom events (issue 16, item 4)', () => {
+  it.each(['openapi.fr.yaml', 'openapi.en.yaml'])('%s: SimplifiedError and Error are exclusive, so each envelope matches exactly one branch', (file) => {
+    const { doc, compile } = loadDescription(file);
+    const schemas = (doc.components as JsonObject).schemas as JsonObject;
+    const full = ((schemas.Error as JsonObject).examples as Json[])[0];
+    const simplified = ((schemas.SimplifiedError as JsonObject).examples as Json[])[0];
+    expect(compile({ $ref: '#/components/schemas/SimplifiedError' })(full)).toBe(false);
+    expect(compile({ $ref: '#/components/schemas/Error' })(simplified)).toBe(false);
+
+    const sites: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as JsonObject)) {
+      for (const [method, operation] of Object.entries(item as JsonObject)) {
+        for (const [status, response] of Object.entries(((operation as JsonObject).responses ?? {}) as JsonObject)) {
+          const schema = (((response as JsonObject).content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema as JsonObject | undefined;
+          const branches = JSON.stringify(schema?.oneOf ?? []);
+          if (!branches.includes('SimplifiedError') || !branches.includes('"#/components/schemas/Error"')) continue;
+          sites.push(`${method} ${path} ${status}`);
+          const validate = compile(schema as Json);
+          expect(validate(full)).toBe(true);
+          expect(validate(simplified)).toBe(true);
+        }
+      }
+    }
+    expect(sites).toEqual(['post /v1/leads/capture 422', 'post /v1/leads/capture 429', 'post /v1/presuasion/submissions 429', 'post /v1/events 429']);
   });
 });
