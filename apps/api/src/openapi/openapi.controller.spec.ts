@@ -75,6 +75,13 @@ describe('the served copies name PUBLIC_BASE_URL (issue 16: the API reference pr
     expect(withBaseUrl('http://127.0.0.1:3000/v1', DESCRIPTION_BASE_URL)).toBe('http://127.0.0.1:3000/v1');
   });
 
+  it('a PUBLIC_BASE_URL with a quote, a backslash or a space is percent-encoded: the YAML and JSON still parse', () => {
+    const loaded = loadOpenApiDocument('public', 'en', OPENAPI_DIR, 'https://h.test/a"b\\c d');
+    expect(JSON.parse(loaded.json).servers[0].url).toBe('https://h.test/a%22b/c%20d');
+    expect(parse(loaded.yaml).servers[0].url).toBe('https://h.test/a%22b/c%20d');
+    expect(JSON.parse(loadPostmanCollection('public', 'en', OPENAPI_DIR, 'https://h.test/a"b')).variable[0].value).toBe('https://h.test/a%22b');
+  });
+
   it('loadPostmanCollection reads the checked-in collection with baseUrl set to the instance', () => {
     const collection = JSON.parse(loadPostmanCollection('operator', 'en', OPENAPI_DIR, 'https://crm.lavoie-renovations.test'));
     expect(collection.variable).toEqual(expect.arrayContaining([{ key: 'baseUrl', value: 'https://crm.lavoie-renovations.test', type: 'string' }]));

@@ -15,12 +15,14 @@ export const DESCRIPTION_BASE_URL = 'http://127.0.0.1:3000';
 
 /**
  * Replaces every occurrence of `DESCRIPTION_BASE_URL` (not followed by another digit, so `:30001` is
- * left alone) in a description or collection text by `baseUrl` (no trailing slash). Identity when
- * `baseUrl` is the default.
+ * left alone) in a description or collection text by `baseUrl`, in its serialised WHATWG form without
+ * trailing slash (percent-encoded: no quote, backslash or space can break the YAML or JSON text).
+ * Identity when `baseUrl` is the default.
  */
 export function withBaseUrl(text: string, baseUrl: string): string {
-  if (baseUrl === DESCRIPTION_BASE_URL) return text;
-  return text.replace(/http:\/\/127\.0\.0\.1:3000(?![0-9])/g, () => baseUrl);
+  const safe = URL.canParse(baseUrl) ? new URL(baseUrl).href.replace(/\/+$/, '') : encodeURI(baseUrl);
+  if (safe === DESCRIPTION_BASE_URL) return text;
+  return text.replace(/http:\/\/127\.0\.0\.1:3000(?![0-9])/g, () => safe);
 }
 
 /** A UUID-shaped id derived from `seed` (SHA-256), so a regenerated collection is byte-identical. */
