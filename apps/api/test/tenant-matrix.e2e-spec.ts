@@ -50,6 +50,7 @@ const BODIES: Record<string, { slots: Kind[]; body: (ids: Ids) => unknown }> = {
   'PATCH /v1/contacts/{id}': { slots: [], body: () => ({ company: 'Matrice' }) },
   'POST /v1/contacts/{id}/tags': { slots: ['tag'], body: (ids) => ({ tag_ids: [ids.tag] }) },
   'POST /v1/contacts/{id}/notes': { slots: [], body: () => ({ body: 'Note' }) },
+  'POST /v1/contacts/{id}/merge': { slots: [], body: () => ({ into: '$second', dry_run: true }) },
   'PATCH /v1/quotes/{id}': { slots: [], body: () => ({ internal_notes: 'Matrice' }) },
   'PATCH /v1/pipeline/deals/{id}': { slots: ['stage'], body: (ids) => ({ stage_id: ids.stage }) },
   'POST /v1/automations/{id}/trigger': { slots: ['contact'], body: (ids) => ({ contact_id: ids.contact }) },
