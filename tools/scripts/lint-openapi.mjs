@@ -35,7 +35,7 @@ const [spectral, redocly] = await Promise.all([
   run('Redocly', 'redocly', ['lint', '--config', 'redocly.yaml', '--format', 'summary', ...FILES], {
     REDOCLY_TELEMETRY: 'off',
     REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
-    REDOCLY_CLI_TELEMETRY: 'off',
+    REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
   }),
 ]);
 
