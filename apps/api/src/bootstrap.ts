@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { DynamicModule } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, createRootLogger, fastifyServerOptions, installHttpContract, PinoNestLogger } from '@leadflow/shared-platform';
@@ -9,6 +10,8 @@ import { AppModule } from './app.module';
 export interface CreateApiAppOptions {
   /** Modules imported beside the contexts' HTTP modules (tests only: e.g. a controller exercising the platform). */
   extraModules?: NonNullable<DynamicModule['imports']>;
+  /** Where the JSON log lines go instead of stdout (tests reading the logs). */
+  logStream?: DestinationStream;
 }
 
 /**
@@ -16,7 +19,7 @@ export interface CreateApiAppOptions {
  * the AppModule, and the cross-cutting HTTP contract. Used by `main.ts` and by end-to-end tests.
  */
 export async function createApiApp(config: AppConfig, clock?: Clock, options: CreateApiAppOptions = {}): Promise<NestFastifyApplication> {
-  const logger = createRootLogger(config.logLevel, 'api');
+  const logger = createRootLogger(config.logLevel, 'api', options.logStream);
   const adapter = new FastifyAdapter({ ...fastifyServerOptions(config), loggerInstance: logger });
   const root = AppModule.forRoot({ config, clock });
   const extra = options.extraModules ?? [];
