@@ -31,7 +31,9 @@ const HEADER = `/**
 /** The generated TypeScript source for the document's current text (nothing is written). */
 export async function generateSchemaSource(root = WORKSPACE_ROOT) {
   const document = readFileSync(join(root, OPENAPI_SOURCE), 'utf8');
-  const ast = await openapiTS(document, { silent: true });
+  // defaultNonNullable off: a member with a `default` stays optional in request bodies (the server fills it in).
+  // emptyObjectsUnknown: a free-form `type: object` (custom event payload, custom_fields) is Record<string, unknown>.
+  const ast = await openapiTS(document, { silent: true, defaultNonNullable: false, emptyObjectsUnknown: true });
   return `${HEADER}\n${astToString(ast)}`;
 }
 

@@ -125,6 +125,12 @@ describe('verifyWebhook: Standard Webhooks headers', () => {
     expect(reasonOf({ payload: BODY, headers: standardHeaders(BODY, key), secret, now: NOW })).toBe('verified');
   });
 
+  it('the Standard Webhooks form of a Leadflow secret (whsec_ + base64 of its text) verifies both schemes of a delivery signed with the secret', () => {
+    const headers = { 'x-service-signature': leadflowSignature(BODY), ...standardHeaders(BODY) };
+    const whsec = `whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`;
+    expect(reasonOf({ payload: BODY, headers, secret: whsec, now: NOW })).toBe('verified');
+  });
+
   it('webhook-timestamp outside the tolerance is expired', () => {
     expect(reasonOf({ payload: BODY, headers: standardHeaders(BODY, SECRET, T - 400), secret: SECRET, now: NOW })).toBe('expired');
   });

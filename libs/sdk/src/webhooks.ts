@@ -49,13 +49,14 @@ const DEFAULT_TOLERANCE_SECONDS = 300;
 /**
  * Verifies a webhook delivery and returns its parsed body.
  *
- * - `X-Service-Signature: t=<unix>,v1=<hex>` (one `t`, one or more `v1`): some `v1` must equal the hex
- *   HMAC-SHA256 of `"<t>.<raw body>"` keyed by the secret (its text as UTF-8), and `t` be within
+ * - `X-Service-Signature: t=<unix>,v1=<hex>` (one `t`, one or more `v1`, several during a secret
+ *   rotation): some `v1` must equal the hex HMAC-SHA256 of `"<t>.<raw body>"` and `t` be within
  *   `toleranceSeconds` of now.
  * - When the delivery also carries the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
  *   `webhook-signature: v1,<base64> …`), they are verified too: some `v1` must equal the base64
- *   HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<raw body>"`, keyed by the secret's UTF-8 text
- *   (or, for a `whsec_<base64>` secret, by its decoded bytes), with the same time window.
+ *   HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<raw body>"`, with the same time window.
+ * - The key is the secret's UTF-8 text (the 64 hex characters as shown at creation), or the decoded
+ *   bytes of its Standard Webhooks form `whsec_<base64>`: both forms of a secret verify both schemes.
  * - At least one of the two schemes must be present; every scheme present must verify.
  *
  * Digests are compared in constant time (`timingSafeEqual`).
@@ -109,7 +110,7 @@ function verifyLeadflowSignature(header: string, body: Buffer, secrets: string[]
   if (timestamp === null || digests.length === 0) return malformed('X-Service-Signature');
   checkWindow(Number(timestamp), nowSeconds, tolerance, 'X-Service-Signature');
   const signed = Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), body]);
-  const expected = secrets.map((secret) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed).digest());
+  const expected = secrets.map((secret) => createHmac('sha256', keyBytes(secret)).update(signed).digest());
   if (!anyMatches(expected, digests)) throw new LeadflowWebhookVerificationError('mismatch', 'X-Service-Signature does not match the body and secret.');
 }
 
@@ -130,12 +131,16 @@ function verifyStandardSignature(headers: WebhookHeaders, header: string, body: 
   if (digests.length === 0) return malformed('webhook-signature');
   checkWindow(Number(timestamp), nowSeconds, tolerance, 'webhook-timestamp');
   const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]);
-  const expected = secrets.map((secret) => createHmac('sha256', standardKey(secret)).update(signed).digest());
+  const expected = secrets.map((secret) => createHmac('sha256', keyBytes(secret)).update(signed).digest());
   if (!anyMatches(expected, digests)) throw new LeadflowWebhookVerificationError('mismatch', 'webhook-signature does not match the body and secret.');
 }
 
-/** Standard Webhooks key: the decoded bytes of a `whsec_<base64>` secret, else the secret's UTF-8 text (Leadflow's hex secret as shown). */
-function standardKey(secret: string): Buffer {
+/**
+ * The HMAC key of both schemes: a Leadflow secret (64 hex characters, as shown) keys with its UTF-8 text;
+ * its Standard Webhooks form `whsec_<base64 of that text>` (what the official `standardwebhooks`
+ * libraries take) keys with the decoded bytes, which are the same key.
+ */
+function keyBytes(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
 }
 

@@ -1008,7 +1008,7 @@ export interface components {
              * @description Default `true`: a minimal contact is created when none matches; `false` answers 404 `contact_not_found` instead.
              * @default true
              */
-            create_if_missing: boolean | null;
+            create_if_missing?: boolean | null;
         };
         /** @description Body of `POST /v1/events`. */
         CustomEventInput: {
@@ -1016,9 +1016,9 @@ export interface components {
             event: string;
             contact: components["schemas"]["CustomEventContact"];
             /** @description Free-form object, stored capped (depth 5, 100 members per object, 2000 characters per string, 16 KiB); top-level members usable as `{{event.<key>}}`. */
-            payload?: Record<string, never> | null;
+            payload?: Record<string, unknown> | null;
             /** @description Keyed by custom field definition name; unknown names ignored; additive merge, the new value wins. */
-            custom_fields?: Record<string, never> | null;
+            custom_fields?: Record<string, unknown> | null;
             /** @description Free-form source label, kept with the event. */
             source_label?: string | null;
         };
@@ -1464,7 +1464,7 @@ export interface components {
         };
         /** @description All the contact's tags after the operation. */
         ContactTagList: {
-            data: components["schemas"]["ContactTag"][];
+            data: components["schemas"]["Tag"][];
         };
         NoteCreate: {
             /** @description Note text. */
@@ -1511,7 +1511,7 @@ export interface components {
             /** @description Leading and trailing spaces removed; unique within the account; the prefix `Campagne :` (any casing and spacing) is reserved. */
             name: string;
             /** @default #6b7280 */
-            color: string;
+            color?: string;
             description?: string | null;
             category?: string | null;
         };
@@ -2005,7 +2005,7 @@ export interface components {
             /** Format: date-time */
             resume_at: string | null;
             /** @description Why the run failed: `step_index`, `step_type`, `code`, `message`, `details`. */
-            error: Record<string, never> | null;
+            error: Record<string, unknown> | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2022,7 +2022,7 @@ export interface components {
             /** Format: uuid */
             contact_id: string;
             /** @description Free-form data, at most 16 KiB of JSON; top-level keys available as `{{{{event.<key>}}}}`. */
-            event_data?: Record<string, never>;
+            event_data?: Record<string, unknown>;
         };
         /** @description The execution created by a manual trigger. */
         TriggeredExecutionResponse: {
@@ -2422,7 +2422,7 @@ export interface components {
              * @description Test mode (see the operation).
              * @default false
              */
-            test: boolean;
+            test?: boolean;
         };
         /** @description The queued email. */
         EmailSent: {
