@@ -1,4 +1,4 @@
-import { FixedClock } from '@leadflow/shared-kernel';
+import { FixedClock, newId } from '@leadflow/shared-kernel';
 import { TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
 import { IDEMPOTENCY_KEY_IGNORED, registeredRoutes } from '@leadflow/shared-platform';
 import { automationsList } from './support/automations-fixtures';
@@ -30,6 +30,9 @@ interface Row {
   make: (n: number) => Promise<Call>;
   /** How the replay answers, when not the stored body as is (lead capture marks its replays). */
   replayed?: (first: any, replay: any) => void;
+  /** Ignored routes: the success status (201 by default) and how two runs differ (another `data.id` by default). */
+  ignoredStatus?: number;
+  differs?: (first: any, second: any) => void;
 }
 
 const MALFORMED = ['bad key!', 'k'.repeat(65), 'tab\tkey', 'é-key'];
@@ -60,6 +63,16 @@ describe('Idempotency-Key on every POST /v1 route: one rule', () => {
 
   const contact = (n: number) => createContact(api, token, { first_name: 'Idem', email: `idem.contact.${n}@example.com` });
   const address = (n: number) => `10.31.${(n >> 8) & 255}.${n & 255}`;
+  /** A subscription of the key (the account holds 10 at most: deleted again once the test has its id's rows). */
+  let webhooks: string[] = [];
+  const webhook = async (): Promise<{ id: string }> => {
+    if (webhooks.length >= 8) {
+      for (const id of webhooks.splice(0, 4)) await api.request({ method: 'DELETE', path: `/v1/webhooks/${id}`, token });
+    }
+    const created = expectStatus(await api.request({ method: 'POST', path: '/v1/webhooks', token, body: { url: PUBLIC_TARGET, events: '*' } }), 201).body.data;
+    webhooks = [...webhooks, created.id];
+    return created;
+  };
 
   const ROUTES: Record<string, Row> = {
     'POST /v1/contacts': { honoured: true, make: async (n) => ({ path: '/v1/contacts', body: { email: `idem.${n}@example.com` } }) },
@@ -116,6 +129,25 @@ describe('Idempotency-Key on every POST /v1 route: one rule', () => {
     },
     'POST /v1/emails/send': { honoured: false, make: async (n) => ({ path: '/v1/emails/send', body: { to: `idem.mail.${n}@example.com`, subject: 'Bonjour', body: '<p>Bonjour</p>' } }) },
     'POST /v1/webhooks': { honoured: false, make: async () => ({ path: '/v1/webhooks', body: { url: PUBLIC_TARGET, events: '*' } }) },
+    'POST /v1/webhooks/:id/rotate-secret': {
+      honoured: false,
+      make: async () => ({ path: `/v1/webhooks/${(await webhook()).id}/rotate-secret` }),
+      ignoredStatus: 200,
+      differs: (first, second) => expect(second.data.secret).not.toBe(first.data.secret),
+    },
+    'POST /v1/webhooks/:id/deliveries/:delivery_id/redeliver': {
+      honoured: true,
+      make: async () => {
+        const subscription = await webhook();
+        const deliveryId = newId();
+        await db(api).query(
+          `INSERT INTO webhooks.deliveries (id, account_id, subscription_id, event_id, event, body, status, attempt, response_status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'lead_created', '{}'::jsonb, 'succeeded', 1, 200, now(), now())`,
+          [deliveryId, account.account_id, subscription.id, newId()],
+        );
+        return { path: `/v1/webhooks/${subscription.id}/deliveries/${deliveryId}/redeliver` };
+      },
+    },
   };
   const rows = (honoured?: boolean) => Object.entries(ROUTES).filter(([, row]) => honoured === undefined || row.honoured === honoured);
 
@@ -209,12 +241,13 @@ describe('Idempotency-Key on every POST /v1 route: one rule', () => {
       const key = `ignored-${n}`;
       const call = await row.make(n);
       const before = await writes();
-      const first = expectStatus(await post(call, key), 201);
+      const first = expectStatus(await post(call, key), row.ignoredStatus ?? 201);
       const afterFirst = await writes();
       expect(total(afterFirst)).toBeGreaterThan(total(before));
-      const second = expectStatus(await post(call, key), 201);
+      const second = expectStatus(await post(call, key), row.ignoredStatus ?? 201);
       expect(second.headers['idempotent-replayed']).toBeUndefined();
-      expect(second.body.data.id).not.toBe(first.body.data.id);
+      if (row.differs) row.differs(first.body, second.body);
+      else expect(second.body.data.id).not.toBe(first.body.data.id);
       expect(total(await writes())).toBeGreaterThan(total(afterFirst)); // the second request wrote too (a thread it shares is updated, not added)
     },
   );

@@ -47,7 +47,7 @@ describe('Webhooks API', () => {
 
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
-        data: { id: expect.any(String), url: PUBLIC_TARGET, events: ['lead_created', 'lead_updated'], secret: expect.stringMatching(/^[0-9a-f]{64}$/), created_at: expect.stringMatching(ISO) },
+        data: { id: expect.any(String), url: PUBLIC_TARGET, events: ['lead_created', 'lead_updated'], secret: expect.stringMatching(/^[0-9a-f]{64}$/), created_at: expect.stringMatching(ISO), disabled_reason: null },
       });
       const [row] = await rowsOf(account);
       expect(row).toMatchObject({ id: response.body.data.id, api_key_id: account.api_keys.full.id, url: PUBLIC_TARGET, all_events: false, events: ['lead_created', 'lead_updated'] });
@@ -220,8 +220,8 @@ describe('Webhooks API', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         data: [
-          { id: second.id, url: `${PUBLIC_TARGET}/2`, events: '*', created_at: second.created_at },
-          { id: first.id, url: `${PUBLIC_TARGET}/1`, events: ['lead_created'], created_at: first.created_at },
+          { id: second.id, url: `${PUBLIC_TARGET}/2`, events: '*', created_at: second.created_at, disabled_reason: null },
+          { id: first.id, url: `${PUBLIC_TARGET}/1`, events: ['lead_created'], created_at: first.created_at, disabled_reason: null },
         ],
         pagination: { next_cursor: null, has_more: false, limit: 2, total_count: 2 },
       });

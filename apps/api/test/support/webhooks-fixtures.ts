@@ -54,8 +54,11 @@ export interface ReceivedWebhook {
   answered: number | 'held' | 'dropped';
 }
 
-/** What the receiver answers to the next request of a path: a status, `hold` (answer later with `release`) or `drop` (destroy the socket). */
-export type ReceiverPlan = number | 'hold' | 'drop';
+/**
+ * What the receiver answers to the next request of a path: a status, `hold` (answer later with `release`),
+ * `drop` (destroy the socket), or a status with its own headers and body.
+ */
+export type ReceiverPlan = number | 'hold' | 'drop' | { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A real HTTPS receiver on 127.0.0.1 (node:https, the self-signed certificate). Each path answers from
@@ -94,7 +97,10 @@ export class HttpsReceiver {
             res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
           }
         };
-        if (plan === 'hold') {
+        if (typeof plan === 'object') {
+          request.answered = plan.status;
+          res.writeHead(plan.status, { 'content-type': 'text/plain', ...(plan.headers ?? {}) }).end(plan.body ?? '');
+        } else if (plan === 'hold') {
           request.answered = 'held';
           receiver.held.push({ request, answer });
         } else answer(plan);

@@ -1,6 +1,7 @@
 import { WebhooksInit1795335361884 } from './infrastructure/persistence/migrations/1795335361884-webhooks-init';
 import { WebhooksSubscriptionsDeliveries1795342000000 } from './infrastructure/persistence/migrations/1795342000000-webhooks-subscriptions-deliveries';
 import { WebhooksDeliveryJobs1798100000000 } from './infrastructure/persistence/migrations/1798100000000-webhooks-delivery-jobs';
+import { WebhooksRotationLogDisable1798200000000 } from './infrastructure/persistence/migrations/1798200000000-webhooks-rotation-log-disable';
 
 export * from './webhooks-http.module';
 export * from './webhooks-jobs.module';
@@ -10,4 +11,4 @@ export { WebhooksCoreModule } from './webhooks-core.module';
 export { BullMqWebhookDeliveryScheduler } from './infrastructure/queue/bullmq-webhook-delivery.scheduler';
 
 /** Migrations of the `webhooks` schema, in order. */
-export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000];
+export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000];

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import {
   ContactSystemLookup,
+  PublicDeliveryLog,
   WEBHOOKS_HANDLERS,
   WebhookDeliveriesReadModel,
   WebhookDeliveryRepository,
@@ -18,6 +19,7 @@ import { GuardedTargetCheck } from './infrastructure/http/guarded-target-check';
 import { TargetGuard } from './infrastructure/http/target-guard';
 import { WebhookHttpClient } from './infrastructure/http/webhook-http-client';
 import { ContactSystemReader } from './infrastructure/persistence/contact-system.reader';
+import { TypeOrmPublicDeliveryLog } from './infrastructure/persistence/typeorm-public-delivery-log';
 import { TypeOrmWebhookDeliveriesReadModel } from './infrastructure/persistence/typeorm-webhook-deliveries.read-model';
 import { TypeOrmWebhookDeliveryRepository } from './infrastructure/persistence/typeorm-webhook-delivery.repository';
 import { TypeOrmWebhookSamplesReadModel } from './infrastructure/persistence/typeorm-webhook-samples.read-model';
@@ -42,6 +44,7 @@ export class WebhooksCoreModule {
         { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
         { provide: WebhookSamplesReadModel, useClass: TypeOrmWebhookSamplesReadModel },
         { provide: WebhookDeliveriesReadModel, useClass: TypeOrmWebhookDeliveriesReadModel },
+        { provide: PublicDeliveryLog, useClass: TypeOrmPublicDeliveryLog },
         { provide: WebhookSecretVault, useClass: SecretCipher },
         { provide: WebhookTargetCheck, useClass: GuardedTargetCheck },
         { provide: WebhookSender, useClass: WebhookHttpClient },

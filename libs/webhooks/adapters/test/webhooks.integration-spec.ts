@@ -134,7 +134,7 @@ describe('Webhooks adapters (PostgreSQL, Redis, BullMQ)', () => {
     const [one, two] = await Promise.all([deliveries.claim(accountId, delivery.id, new Date(now.getTime() + 5000), now), deliveries.claim(accountId, delivery.id, new Date(now.getTime() + 5000), now)]);
     const claimed = (typeof one === 'string' ? two : one) as ClaimedDelivery;
     expect([one, two].filter((c) => c === 'busy')).toHaveLength(1);
-    expect(claimed.subscription).toEqual({ url: url('/unused'), secretCiphertext: expect.stringMatching(/^v1\./) });
+    expect(claimed.subscription).toEqual({ url: url('/unused'), secretCiphertext: expect.stringMatching(/^v1\./), previousSecretCiphertext: null, disabledReason: null, failingSince: null });
     expect(await deliveries.claim(asAccountId(newId()), delivery.id, new Date(now.getTime() + 5000), now)).toBe('missing'); // another account's id
 
     const decision = { status: 'succeeded' as const, error: null, nextAttemptAt: null, retryDelayMs: null };

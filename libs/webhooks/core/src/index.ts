@@ -5,6 +5,7 @@ export * from './domain/retry-schedule';
 export * from './domain/webhook-subscription-rules';
 export * from './domain/webhook-payload';
 export * from './domain/delivery-attempt';
+export * from './domain/standard-webhooks';
 export * from './application/webhook-views';
 export * from './application/ports/webhook-subscription.repository.port';
 export * from './application/ports/webhook-delivery.repository.port';
@@ -22,3 +23,7 @@ export * from './application/commands/reschedule-lost-deliveries/reschedule-lost
 export * from './application/queries/list-webhook-subscriptions/list-webhook-subscriptions.query';
 export * from './application/queries/list-webhook-event-samples/list-webhook-event-samples.query';
 export * from './application/webhooks-core.providers';
+export * from './application/commands/rotate-webhook-secret/rotate-webhook-secret.command';
+export * from './application/commands/erase-expired-webhook-secrets/erase-expired-webhook-secrets.command';
+export * from './application/queries/list-webhook-deliveries-public/list-public-webhook-deliveries.query';
+export * from './application/queries/get-webhook-delivery/get-webhook-delivery.query';

@@ -6,6 +6,8 @@ export interface WebhookSubscriptionView {
   url: string;
   events: string[] | '*';
   created_at: string;
+  /** Why deliveries stopped (`endpoint_gone`: the receiver answered 410; `failing_for_5_days`), null while enabled. */
+  disabled_reason: string | null;
 }
 
 /** The 201 body of `POST /v1/webhooks`: the view plus the secret, in clear this once. */
@@ -19,5 +21,6 @@ export function toSubscriptionView(record: WebhookSubscriptionRecord): WebhookSu
     url: record.url,
     events: record.selection.all ? '*' : record.selection.events,
     created_at: record.createdAt.toISOString(),
+    disabled_reason: record.disabledReason ?? null,
   };
 }

@@ -1,3 +1,8 @@
+import { EraseExpiredWebhookSecretsHandler } from './commands/erase-expired-webhook-secrets/erase-expired-webhook-secrets.handler';
+import { RedeliverWebhookDeliveryHandler } from './commands/redeliver-webhook-delivery/redeliver-webhook-delivery.handler';
+import { RotateWebhookSecretHandler } from './commands/rotate-webhook-secret/rotate-webhook-secret.handler';
+import { GetWebhookDeliveryHandler } from './queries/get-webhook-delivery/get-webhook-delivery.handler';
+import { ListPublicWebhookDeliveriesHandler } from './queries/list-webhook-deliveries-public/list-public-webhook-deliveries.handler';
 import { AttemptWebhookDeliveryHandler } from './commands/attempt-webhook-delivery/attempt-webhook-delivery.handler';
 import { CreateWebhookSubscriptionHandler } from './commands/create-webhook-subscription/create-webhook-subscription.handler';
 import { DeleteWebhookSubscriptionHandler } from './commands/delete-webhook-subscription/delete-webhook-subscription.handler';
@@ -19,6 +24,11 @@ export const WEBHOOKS_HANDLERS = [
   AttemptWebhookDeliveryHandler,
   RescheduleLostDeliveriesHandler,
   QueueWebhookDeliveryHandler,
+  RotateWebhookSecretHandler,
+  RedeliverWebhookDeliveryHandler,
+  EraseExpiredWebhookSecretsHandler,
+  ListPublicWebhookDeliveriesHandler,
+  GetWebhookDeliveryHandler,
   ListWebhookSubscriptionsHandler,
   ListWebhookEventSamplesHandler,
   ListWebhookDeliveriesHandler,

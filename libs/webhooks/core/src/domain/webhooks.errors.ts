@@ -1,4 +1,4 @@
-import { DomainError, ResourceNotFoundError, ValidationFailedError } from '@leadflow/shared-kernel';
+import { BusinessRuleViolationError, DomainError, ResourceNotFoundError, ValidationFailedError } from '@leadflow/shared-kernel';
 
 /**
  * Errors of the webhooks context: DomainError subclasses (`@leadflow/shared-kernel`) with stable codes
@@ -30,5 +30,19 @@ export class WebhookSubscriptionNotFoundError extends ResourceNotFoundError {
 export class InvalidWebhookTargetError extends ValidationFailedError {
   constructor(reason: string, message: string) {
     super([{ field: 'url', reason, message }], message);
+  }
+}
+
+/** 404 `not_found` `{ resource: 'webhook_delivery' }`: missing, or another subscription's, key's or account's delivery (all alike). */
+export class WebhookDeliveryNotFoundError extends ResourceNotFoundError {
+  constructor() {
+    super('not_found', 'No such webhook delivery.', { resource: 'webhook_delivery' });
+  }
+}
+
+/** 422 `business_rule_violation` `{ reason: 'webhook_disabled', disabled_reason }`: a disabled subscription gets no attempt (create it again to resume). */
+export class WebhookDisabledError extends BusinessRuleViolationError {
+  constructor(disabledReason: string) {
+    super('webhook_disabled', 'This webhook subscription is disabled; create it again to resume deliveries.', { disabled_reason: disabledReason });
   }
 }

@@ -34,7 +34,7 @@ export interface DeliveryRow {
 
 /** Every table of the webhooks fakes in one store (rolled back by shared-testing's InMemoryUnitOfWork). */
 export class InMemoryWebhooksStore extends InMemoryStore {
-  subscriptions: WebhookSubscriptionRecord[] = [];
+  subscriptions: (WebhookSubscriptionRecord & { previousSecretCiphertext?: string | null; previousSecretExpiresAt?: Date | null; failingSince?: Date | null })[] = [];
   deliveries: DeliveryRow[] = [];
   attempts: (RecordedAttempt & { deliveryId: string })[] = [];
   samples: { eventId: string; event: string }[] = [];
@@ -67,9 +67,33 @@ export class InMemoryWebhookSubscriptions extends WebhookSubscriptionRepository 
     return { url: found.url };
   }
 
+  async findOwned(accountId: AccountId, apiKeyId: string, id: string): Promise<WebhookSubscriptionRecord | null> {
+    return this.store.subscriptions.find((s) => s.accountId === accountId && s.apiKeyId === apiKeyId && s.id === id) ?? null;
+  }
+
+  async rotateSecret(accountId: AccountId, apiKeyId: string, id: string, secretCiphertext: string, previousExpiresAt: Date): Promise<WebhookSubscriptionRecord | null> {
+    const found = this.store.subscriptions.find((s) => s.accountId === accountId && s.apiKeyId === apiKeyId && s.id === id);
+    if (!found) return null;
+    Object.assign(found, { previousSecretCiphertext: found.secretCiphertext, previousSecretExpiresAt: previousExpiresAt, secretCiphertext });
+    return found;
+  }
+
+  async eraseExpiredPreviousSecrets(now: Date): Promise<number> {
+    const expired = this.store.subscriptions.filter((s) => s.previousSecretExpiresAt && s.previousSecretExpiresAt <= now);
+    for (const s of expired) Object.assign(s, { previousSecretCiphertext: null, previousSecretExpiresAt: null });
+    return expired.length;
+  }
+
+  async disable(accountId: AccountId, id: string, reason: string, now: Date): Promise<{ url: string } | null> {
+    const found = this.store.subscriptions.find((s) => s.accountId === accountId && s.id === id && !s.disabledReason);
+    if (!found) return null;
+    Object.assign(found, { disabledReason: reason, disabledAt: now });
+    return { url: found.url };
+  }
+
   async listening(accountId: AccountId): Promise<ListeningSubscription[]> {
     return this.store.subscriptions
-      .filter((s) => s.accountId === accountId)
+      .filter((s) => s.accountId === accountId && !s.disabledReason)
       .map((s) => ({ id: s.id, allEvents: s.selection.all, events: s.selection.all ? [] : [...s.selection.events] }));
   }
 }
@@ -123,12 +147,32 @@ export class InMemoryWebhookDeliveries extends WebhookDeliveryRepository {
       body: row.body,
       attemptsMade: row.attempt,
       lockedUntil: leaseUntil,
-      subscription: subscription ? { url: subscription.url, secretCiphertext: subscription.secretCiphertext } : null,
+      subscription: subscription
+        ? {
+            url: subscription.url,
+            secretCiphertext: subscription.secretCiphertext,
+            previousSecretCiphertext: subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now ? (subscription.previousSecretCiphertext ?? null) : null,
+            disabledReason: subscription.disabledReason ?? null,
+            failingSince: subscription.failingSince ?? null,
+          }
+        : null,
     };
+  }
+
+  async prepareRedelivery(accountId: AccountId, deliveryId: string, subscriptionId: string | null, jobId: string, now: Date): Promise<{ subscriptionId: string; attemptsMade: number } | null> {
+    const row = this.store.deliveries.find((d) => d.accountId === accountId && d.id === deliveryId && (subscriptionId === null || d.subscriptionId === subscriptionId));
+    if (!row) return null;
+    Object.assign(row, { status: row.attempt === 0 ? 'pending' : 'retrying', nextAttemptAt: now, jobId });
+    return { subscriptionId: row.subscriptionId, attemptsMade: row.attempt };
   }
 
   async recordAttempt(claimed: ClaimedDelivery, recorded: RecordedAttempt): Promise<void> {
     this.store.attempts.push({ ...recorded, deliveryId: claimed.id });
+    const subscription = this.store.subscriptions.find((s) => s.accountId === claimed.accountId && s.id === claimed.subscriptionId);
+    if (subscription && claimed.subscription && !claimed.subscription.disabledReason) {
+      if (recorded.decision.status === 'succeeded') subscription.failingSince = null;
+      else subscription.failingSince ??= recorded.at;
+    }
     const row = this.store.deliveries.find((d) => d.accountId === claimed.accountId && d.id === claimed.id);
     if (!row || row.lockedUntil?.getTime() !== claimed.lockedUntil.getTime()) return;
     Object.assign(row, {

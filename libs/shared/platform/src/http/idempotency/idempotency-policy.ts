@@ -8,6 +8,8 @@
  */
 export const IDEMPOTENCY_KEY_IGNORED: Readonly<Record<string, string>> = {
   'POST /v1/emails/send': 'public-api-v1 › Emails: Idempotency-Key is not supported here; every request queues a new email.',
+  'POST /v1/webhooks/:id/rotate-secret':
+    'The 200 carries the new subscription secret in clear, shown once; a replay would have to keep that secret in clear in the idempotency store for 24 hours.',
   'POST /v1/webhooks':
     'The 201 carries the subscription secret in clear, shown once; a replay would have to keep that secret in clear in the idempotency store for 24 hours.',
 };

@@ -13,8 +13,9 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
  * {@link WebhookSender}: the delivery HTTP client (undici). One keep-alive `Agent` whose TLS trust store is Node's default
  * plus the PEM of `WEBHOOK_CA_FILE`, and whose socket `lookup` is the SSRF guard's: the connection
  * goes to the checked address. IP-literal URLs are checked before the request. Redirects are not
- * followed (a 3xx is a failed attempt). The response body is read and discarded (at most 64 KiB kept
- * for nothing: the status is what counts).
+ * followed (a 3xx is a failed attempt). The response body is read (at most 64 KiB, so the connection
+ * can be reused) and its first 1 KiB kept for the delivery log; `Retry-After` (seconds or an HTTP date)
+ * is read as milliseconds.
  */
 @Injectable()
 export class WebhookHttpClient extends WebhookSender implements OnModuleDestroy {
@@ -54,8 +55,15 @@ export class WebhookHttpClient extends WebhookSender implements OnModuleDestroy 
         dispatcher: this.agent,
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
-      await response.body.dump({ limit: 65_536 }).catch(() => undefined);
-      return { status: response.statusCode, error: null, refused: false, durationMs: Date.now() - started };
+      const head = await readHead(response.body).catch(() => null);
+      return {
+        status: response.statusCode,
+        error: null,
+        refused: false,
+        durationMs: Date.now() - started,
+        body: head,
+        retryAfterMs: parseRetryAfter(response.headers['retry-after'], Date.now()),
+      };
     } catch (error) {
       const refusal = findRefusal(error);
       if (refusal) return { status: null, error: `${refusal.reason}: ${refusal.message}`, refused: true, durationMs: Date.now() - started };
@@ -81,4 +89,33 @@ function describe(error: unknown): string {
     return [code, error.message, cause?.code, cause?.message].filter(Boolean).join(': ').slice(0, 500);
   }
   return String(error).slice(0, 500);
+}
+
+/** Longest response body read (bytes) and the part of it kept for the delivery log. */
+const BODY_READ_LIMIT = 65_536;
+export const RESPONSE_BODY_KEPT_BYTES = 1024;
+
+/** Reads the body (up to 64 KiB) and answers its first 1 KiB as UTF-8 (a character cut at the end dropped), null when empty. */
+async function readHead(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string | null> {
+  let kept = Buffer.alloc(0);
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (kept.length < RESPONSE_BODY_KEPT_BYTES) kept = Buffer.concat([kept, chunk.subarray(0, RESPONSE_BODY_KEPT_BYTES - kept.length)]);
+    if (total > BODY_READ_LIMIT) {
+      body.destroy();
+      break;
+    }
+  }
+  if (kept.length === 0) return null;
+  return kept.toString('utf8').replace(/\uFFFD+$/, '');
+}
+
+/** `Retry-After` as milliseconds from `nowMs`: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  if (/^\d{1,10}$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }

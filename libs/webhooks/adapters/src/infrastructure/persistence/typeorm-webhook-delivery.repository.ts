@@ -10,6 +10,7 @@ import {
   StoredWebhookBody,
   WebhookDeliveryRepository,
 } from '@leadflow/webhooks-core';
+import { rowsOf } from './sql-rows';
 
 interface ClaimRow {
   id: string;
@@ -20,10 +21,14 @@ interface ClaimRow {
   body: StoredWebhookBody;
   attempt: number;
   locked_until: Date | null;
+  next_attempt_at: Date | null;
   claimed: boolean;
   status: string | null;
   url: string | null;
   secret_ciphertext: string | null;
+  previous_secret_ciphertext: string | null;
+  disabled_reason: string | null;
+  failing_since: Date | null;
 }
 
 /**
@@ -80,12 +85,14 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
             AND status IN ('pending', 'retrying')
             AND (next_attempt_at IS NULL OR next_attempt_at <= $4::timestamptz + interval '1 second')
             AND (locked_until IS NULL OR locked_until < $4)
-        RETURNING id, account_id, subscription_id, event, contact_id, body, attempt, locked_until
+        RETURNING id, account_id, subscription_id, event, contact_id, body, attempt, locked_until, next_attempt_at
        )
-       SELECT c.*, true AS claimed, NULL AS status, s.url, s.secret_ciphertext
+       SELECT c.*, true AS claimed, NULL AS status, s.url, s.secret_ciphertext,
+              CASE WHEN s.previous_secret_expires_at > $4 THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
+              s.disabled_reason, s.failing_since
          FROM claimed c LEFT JOIN webhooks.subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
        UNION ALL
-       SELECT d.id, d.account_id, d.subscription_id, d.event, d.contact_id, NULL, d.attempt, d.locked_until, false, d.status, NULL, NULL
+       SELECT d.id, d.account_id, d.subscription_id, d.event, d.contact_id, NULL, d.attempt, d.locked_until, d.next_attempt_at, false, d.status, NULL, NULL, NULL, NULL, NULL
          FROM webhooks.deliveries d
         WHERE d.account_id = $1 AND d.id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
       [accountId, deliveryId, leaseUntil, now],
@@ -94,6 +101,8 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     if (!row.claimed) {
       if (row.status === 'succeeded' || row.status === 'failed') return 'settled';
       if (row.locked_until && new Date(row.locked_until) >= now) return 'busy';
+      // The row is read from the statement's snapshot: claimable there but not claimed means a concurrent claim took it.
+      if (!row.next_attempt_at || new Date(row.next_attempt_at).getTime() <= now.getTime() + 1000) return 'busy';
       return 'not_due';
     }
     return {
@@ -105,21 +114,69 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
       body: row.body,
       attemptsMade: row.attempt,
       lockedUntil: new Date(row.locked_until as Date),
-      subscription: row.url && row.secret_ciphertext ? { url: row.url, secretCiphertext: row.secret_ciphertext } : null,
+      subscription:
+        row.url && row.secret_ciphertext
+          ? {
+              url: row.url,
+              secretCiphertext: row.secret_ciphertext,
+              previousSecretCiphertext: row.previous_secret_ciphertext,
+              disabledReason: row.disabled_reason,
+              failingSince: row.failing_since ? new Date(row.failing_since) : null,
+            }
+          : null,
     };
   }
 
+  /**
+   * One statement: the attempt row (with the first 1 KiB of the answer), the delivery's state (only for
+   * the lease holder) and the subscription's failing streak (`failing_since` set at the first failure
+   * after a success, cleared by a success; the row is written only when it changes). An attempt that
+   * never reached the receiver because of the subscription (deleted, disabled) leaves the streak alone.
+   */
   async recordAttempt(claimed: ClaimedDelivery, { attempt, answer, decision, at }: RecordedAttempt): Promise<void> {
+    const streak = decision.status === 'succeeded' ? 'success' : claimed.subscription && !claimed.subscription.disabledReason ? 'failure' : 'none';
     await this.transactions.manager.query(
       `WITH attempt_row AS (
-         INSERT INTO webhooks.delivery_attempts (account_id, delivery_id, attempt, status, response_status, error, duration_ms, next_attempt_at, attempted_at)
-         VALUES ($1, $2, $5, $4, $6, $7, $10, $8, $9)
+         INSERT INTO webhooks.delivery_attempts (account_id, delivery_id, attempt, status, response_status, error, duration_ms, next_attempt_at, attempted_at, response_body)
+         VALUES ($1, $2, $5, $4, $6, $7, $10, $8, $9, $11)
+       ), streak AS (
+         UPDATE webhooks.subscriptions
+            SET failing_since = CASE WHEN $13 = 'success' THEN NULL ELSE $9 END
+          WHERE account_id = $1 AND id = $12
+            AND (($13 = 'success' AND failing_since IS NOT NULL) OR ($13 = 'failure' AND failing_since IS NULL))
        )
        UPDATE webhooks.deliveries
           SET status = $4, attempt = $5, response_status = $6, last_error = $7, next_attempt_at = $8, locked_until = NULL, updated_at = $9
         WHERE account_id = $1 AND id = $2 AND locked_until = $3`,
-      [claimed.accountId, claimed.id, claimed.lockedUntil, decision.status, attempt, answer.status, decision.error, decision.nextAttemptAt, at, answer.durationMs],
+      [
+        claimed.accountId,
+        claimed.id,
+        claimed.lockedUntil,
+        decision.status,
+        attempt,
+        answer.status,
+        decision.error,
+        decision.nextAttemptAt,
+        at,
+        answer.durationMs,
+        answer.body ?? null,
+        claimed.subscriptionId,
+        streak,
+      ],
     );
+  }
+
+  async prepareRedelivery(accountId: AccountId, deliveryId: string, subscriptionId: string | null, jobId: string, now: Date): Promise<{ subscriptionId: string; attemptsMade: number } | null> {
+    const rows = rowsOf<{ subscription_id: string; attempt: number }>(
+      await this.transactions.manager.query(
+        `UPDATE webhooks.deliveries
+            SET status = CASE WHEN attempt = 0 THEN 'pending' ELSE 'retrying' END, next_attempt_at = $4, job_id = $5, updated_at = $4
+          WHERE account_id = $1 AND id = $2 AND ($3::uuid IS NULL OR subscription_id = $3::uuid)
+        RETURNING subscription_id, attempt`,
+        [accountId, deliveryId, subscriptionId, now, jobId],
+      ),
+    );
+    return rows[0] ? { subscriptionId: rows[0].subscription_id, attemptsMade: rows[0].attempt } : null;
   }
 
   async failWaiting(accountId: AccountId, subscriptionId: string, reason: string, now: Date): Promise<void> {

@@ -14,9 +14,11 @@ interface SubscriptionRow {
   events: string[];
   secret_ciphertext: string;
   created_at: Date;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
 }
 
-const COLUMNS = `id, account_id, api_key_id, url, all_events, events, secret_ciphertext, created_at`;
+const COLUMNS = `id, account_id, api_key_id, url, all_events, events, secret_ciphertext, created_at, disabled_reason, disabled_at`;
 
 function toRecord(row: SubscriptionRow): WebhookSubscriptionRecord {
   return {
@@ -27,6 +29,8 @@ function toRecord(row: SubscriptionRow): WebhookSubscriptionRecord {
     selection: row.all_events ? { all: true } : { all: false, events: row.events as WebhookEventName[] },
     secretCiphertext: row.secret_ciphertext,
     createdAt: new Date(row.created_at),
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at ? new Date(row.disabled_at) : null,
   };
 }
 
@@ -84,10 +88,55 @@ export class TypeOrmWebhookSubscriptionRepository extends WebhookSubscriptionRep
     return { url: deleted[0].url };
   }
 
+  async findOwned(accountId: AccountId, apiKeyId: string, id: string): Promise<WebhookSubscriptionRecord | null> {
+    const rows: SubscriptionRow[] = await this.transactions.manager.query(
+      `SELECT ${COLUMNS} FROM webhooks.subscriptions WHERE account_id = $1 AND api_key_id = $2 AND id = $3`,
+      [accountId, apiKeyId, id],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async rotateSecret(accountId: AccountId, apiKeyId: string, id: string, secretCiphertext: string, previousExpiresAt: Date): Promise<WebhookSubscriptionRecord | null> {
+    const rows = rowsOf<SubscriptionRow>(
+      await this.transactions.manager.query(
+        `UPDATE webhooks.subscriptions
+            SET previous_secret_ciphertext = secret_ciphertext, previous_secret_expires_at = $5, secret_ciphertext = $4
+          WHERE account_id = $1 AND api_key_id = $2 AND id = $3
+        RETURNING ${COLUMNS}`,
+        [accountId, apiKeyId, id, secretCiphertext, previousExpiresAt],
+      ),
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async eraseExpiredPreviousSecrets(now: Date): Promise<number> {
+    const rows = rowsOf<{ id: string }>(
+      await this.transactions.manager.query(
+        `UPDATE webhooks.subscriptions SET previous_secret_ciphertext = NULL, previous_secret_expires_at = NULL
+          WHERE previous_secret_expires_at IS NOT NULL AND previous_secret_expires_at <= $1 RETURNING id`,
+        [now],
+      ),
+    );
+    return rows.length;
+  }
+
+  async disable(accountId: AccountId, id: string, reason: string, now: Date): Promise<{ url: string } | null> {
+    const rows = rowsOf<{ url: string }>(
+      await this.transactions.manager.query(
+        `UPDATE webhooks.subscriptions SET disabled_at = $4, disabled_reason = $3
+          WHERE account_id = $1 AND id = $2 AND disabled_at IS NULL RETURNING url`,
+        [accountId, id, reason, now],
+      ),
+    );
+    if (rows.length === 0) return null;
+    await this.transactions.afterCommit(() => this.invalidation.invalidate('config', accountId));
+    return { url: rows[0].url };
+  }
+
   listening(accountId: AccountId): Promise<ListeningSubscription[]> {
     return this.listeningCache.get(accountId, 'webhook-subscriptions', async () => {
       const rows: { id: string; all_events: boolean; events: string[] | null }[] = await this.transactions.manager.query(
-        `SELECT id, all_events, events FROM webhooks.subscriptions WHERE account_id = $1 ORDER BY created_at, id`,
+        `SELECT id, all_events, events FROM webhooks.subscriptions WHERE account_id = $1 AND disabled_at IS NULL ORDER BY created_at, id`,
         [accountId],
       );
       return rows.map((row) => ({ id: row.id, allEvents: row.all_events, events: row.events ?? [] }));

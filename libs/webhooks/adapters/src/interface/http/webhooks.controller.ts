@@ -1,14 +1,21 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { RedeliverWebhookDeliveryCommand, WebhookRedelivery } from '@leadflow/webhooks-contracts';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Actor, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import {
   CreatedWebhookSubscription,
   CreateWebhookSubscriptionCommand,
   DeleteWebhookSubscriptionCommand,
+  GetWebhookDeliveryQuery,
+  ListPublicWebhookDeliveriesQuery,
   ListWebhookEventSamplesQuery,
   ListWebhookSubscriptionsQuery,
+  PublicDeliveryView,
+  RotatedWebhookSecret,
+  RotateWebhookSecretCommand,
+  WebhookDeliveryNotFoundError,
   WebhookPayload,
   WebhookSubscriptionNotFoundError,
   WebhookSubscriptionView,
@@ -19,9 +26,16 @@ function actorOf(key: ApiKeyPrincipal): Actor {
   return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
 }
 
+/** A path id that is not a UUID answers like a missing resource (404). */
+function subscriptionIdOf(id: string): string {
+  if (!isUuid(id)) throw new WebhookSubscriptionNotFoundError();
+  return id.toLowerCase();
+}
+
 /**
  * `/v1/webhooks` and `/v1/webhook-events` (public-api-v1 › Endpoints › Webhooks), scope
- * `webhooks:manage`, plan module `webhooks`. Subscriptions are scoped to the calling key.
+ * `webhooks:manage`, plan module `webhooks`. Subscriptions are scoped to the calling key: another key's
+ * or another account's subscription (or delivery) answers 404 `not_found` like a missing one.
  */
 @Controller('v1')
 @RequireFeature('webhooks')
@@ -50,8 +64,54 @@ export class WebhooksController {
   @RequireScope('webhooks:manage')
   @HttpCode(204)
   async remove(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<void> {
-    if (!isUuid(id)) throw new WebhookSubscriptionNotFoundError();
-    await this.commands.execute(new DeleteWebhookSubscriptionCommand(key.accountId, key.keyId, actorOf(key), id.toLowerCase()));
+    await this.commands.execute(new DeleteWebhookSubscriptionCommand(key.accountId, key.keyId, actorOf(key), subscriptionIdOf(id)));
+  }
+
+  /** 200 `{ data: { id, secret, previous_secret_expires_at } }`: the new secret, once; the old one signs too for 24 h. 404 `not_found`. */
+  @Post('webhooks/:id/rotate-secret')
+  @RequireScope('webhooks:manage')
+  @HttpCode(200)
+  async rotateSecret(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: RotatedWebhookSecret }> {
+    return { data: await this.commands.execute(new RotateWebhookSecretCommand(key.accountId, key.keyId, actorOf(key), subscriptionIdOf(id))) };
+  }
+
+  /**
+   * 200 `{ data: [delivery…], pagination }`: the subscription's deliveries newest first (keyset `cursor`,
+   * `limit` 1–100), filters `status`, `event`, `from`, `to` (400 `validation_error`); 404 `not_found`.
+   */
+  @Get('webhooks/:id/deliveries')
+  @RequireScope('webhooks:manage')
+  deliveries(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Query() query: Record<string, unknown>): Promise<Page<PublicDeliveryView>> {
+    const subscriptionId = subscriptionIdOf(id);
+    const page = readPageRequest(query);
+    const filter = ListPublicWebhookDeliveriesQuery.readFilter(query);
+    return this.queries.execute(new ListPublicWebhookDeliveriesQuery(key.accountId, key.keyId, subscriptionId, filter, page));
+  }
+
+  /** 200 `{ data: delivery }` with every attempt; 404 `not_found` (`webhook` or `webhook_delivery`). */
+  @Get('webhooks/:id/deliveries/:delivery_id')
+  @RequireScope('webhooks:manage')
+  async delivery(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<{ data: PublicDeliveryView }> {
+    const subscriptionId = subscriptionIdOf(id);
+    if (!isUuid(deliveryId)) throw new WebhookDeliveryNotFoundError();
+    return { data: await this.queries.execute(new GetWebhookDeliveryQuery(key.accountId, key.keyId, subscriptionId, deliveryId.toLowerCase())) };
+  }
+
+  /**
+   * 202 `{ data: { delivery_id, subscription_id, status: 'pending', requested_at } }`: a new attempt now
+   * (same `webhook-id`); 404 `not_found`; 422 `business_rule_violation` `webhook_disabled`.
+   */
+  @Post('webhooks/:id/deliveries/:delivery_id/redeliver')
+  @RequireScope('webhooks:manage')
+  @HttpCode(202)
+  async redeliver(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<{ data: WebhookRedelivery }> {
+    const subscriptionId = subscriptionIdOf(id);
+    if (!isUuid(deliveryId)) throw new WebhookDeliveryNotFoundError();
+    return {
+      data: await this.commands.execute(
+        new RedeliverWebhookDeliveryCommand(key.accountId, deliveryId.toLowerCase(), { subscriptionId, apiKeyId: key.keyId }, actorOf(key)),
+      ),
+    };
   }
 
   /** 200 `{ data: [payload…], pagination }`: samples newest first; 400 `validation_error` (`event`, `limit`). */

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig } from '@leadflow/shared-platform';
-import { RescheduleLostDeliveriesCommand } from '@leadflow/webhooks-core';
+import { EraseExpiredWebhookSecretsCommand, RescheduleLostDeliveriesCommand } from '@leadflow/webhooks-core';
 
 /** Deliveries looked at per sweep at most. */
 export const SWEEP_BATCH = 500;
@@ -14,7 +14,8 @@ const SWEEP_TIMEOUT_MS = 5000;
  * only finds deliveries whose job was LOST (Redis outage or flush, worker killed mid-attempt) and queues
  * them again from PostgreSQL, every `WEBHOOK_SWEEP_INTERVAL_MS`, by dispatching
  * {@link RescheduleLostDeliveriesCommand} (which says what counts as lost). Several workers may sweep
- * together: a lost delivery gets one job per minute whoever sweeps.
+ * together: a lost delivery gets one job per minute whoever sweeps. Each pass also erases the previous
+ * secrets whose 24-hour rotation overlap ended ({@link EraseExpiredWebhookSecretsCommand}).
  */
 @Injectable()
 export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -48,6 +49,7 @@ export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleD
     });
     const lost = await Promise.race([this.commands.execute(new RescheduleLostDeliveriesCommand(SWEEP_BATCH)), timeout]).finally(() => clearTimeout(timer));
     if (lost.length > 0) this.logger.log({ deliveries: lost.length }, 'Webhook deliveries whose job was lost queued again by the sweeper');
+    await this.commands.execute(new EraseExpiredWebhookSecretsCommand());
     return lost;
   }
 

@@ -23,7 +23,16 @@ export interface ClaimedDelivery {
   /** The lease: only the holder of this exact value records the outcome. */
   lockedUntil: Date;
   /** Null when the subscription was deleted meanwhile. */
-  subscription: { url: string; secretCiphertext: string } | null;
+  subscription: {
+    url: string;
+    secretCiphertext: string;
+    /** The secret replaced by a rotation less than 24 h ago (still signing), else null. */
+    previousSecretCiphertext: string | null;
+    /** Set when the subscription is disabled (its deliveries are not attempted). */
+    disabledReason: string | null;
+    /** First failed attempt since the subscription's last success, null when its last attempt succeeded. */
+    failingSince: Date | null;
+  } | null;
 }
 
 /** Why a delivery was not claimed. */
@@ -76,6 +85,13 @@ export abstract class WebhookDeliveryRepository {
    * `claimed.lockedUntil` is still the delivery's lease (a stale attempt keeps its history row only).
    */
   abstract recordAttempt(claimed: ClaimedDelivery, recorded: RecordedAttempt): Promise<void>;
+
+  /**
+   * Makes the delivery due now for a redelivery carried by job `jobId` (state `pending` before any attempt,
+   * else `retrying`; its attempts and their log are kept). Null when it is not the account's (or, with
+   * `subscriptionId`, not that subscription's).
+   */
+  abstract prepareRedelivery(accountId: AccountId, deliveryId: string, subscriptionId: string | null, jobId: string, now: Date): Promise<{ subscriptionId: string; attemptsMade: number } | null>;
 
   /** Marks the subscription's deliveries still waiting `failed` (`reason`), e.g. when it is deleted. */
   abstract failWaiting(accountId: AccountId, subscriptionId: string, reason: string, now: Date): Promise<void>;

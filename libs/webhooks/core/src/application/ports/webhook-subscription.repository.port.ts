@@ -12,6 +12,9 @@ export interface WebhookSubscriptionRecord {
   /** The signing secret as the {@link WebhookSecretVault} stored it. */
   secretCiphertext: string;
   createdAt: Date;
+  /** Why the subscription was disabled (`endpoint_gone`, `failing_for_5_days`), null while enabled. */
+  disabledReason?: string | null;
+  disabledAt?: Date | null;
 }
 
 /** What the fan-out needs of a subscription: its id and the events it listens to. */
@@ -38,6 +41,21 @@ export abstract class WebhookSubscriptionRepository {
   /** Deletes the key's subscription and answers its url; null when it is not the account's and the key's. */
   abstract deleteOwned(accountId: AccountId, apiKeyId: string, id: string): Promise<{ url: string } | null>;
 
-  /** The account's subscriptions with the events they listen to (the adapter may cache them for a few seconds). */
+  /** The key's subscription, or null when it is not the account's and the key's. */
+  abstract findOwned(accountId: AccountId, apiKeyId: string, id: string): Promise<WebhookSubscriptionRecord | null>;
+
+  /**
+   * Rotation: the current secret becomes the previous one (signing until `previousExpiresAt`), `secretCiphertext`
+   * the current. Null when the subscription is not the account's and the key's.
+   */
+  abstract rotateSecret(accountId: AccountId, apiKeyId: string, id: string, secretCiphertext: string, previousExpiresAt: Date): Promise<WebhookSubscriptionRecord | null>;
+
+  /** Erases the previous secrets whose 24 h expired before `now`; answers how many. */
+  abstract eraseExpiredPreviousSecrets(now: Date): Promise<number>;
+
+  /** Disables the subscription (`reason`); answers its url when this call disabled it, null when it already was (or is gone). */
+  abstract disable(accountId: AccountId, id: string, reason: string, now: Date): Promise<{ url: string } | null>;
+
+  /** The account's ENABLED subscriptions with the events they listen to (the adapter may cache them for a few seconds). */
   abstract listening(accountId: AccountId): Promise<ListeningSubscription[]>;
 }

@@ -14,7 +14,7 @@ describe('CreateWebhookSubscriptionHandler', () => {
   it('creates the subscription with a 64-hex secret returned once and stored encrypted, and journals webhook_subscription_created', async () => {
     const { kit, handler, accountId } = setup();
     const created = await handler.execute(new CreateWebhookSubscriptionCommand(accountId, 'key-1', SYSTEM_ACTOR, 'https://hooks.example.com/a', ['lead_created', 'lead_created']));
-    expect(created).toEqual({ id: expect.any(String), url: 'https://hooks.example.com/a', events: ['lead_created'], created_at: '2026-11-25T10:00:00.000Z', secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(created).toEqual({ id: expect.any(String), url: 'https://hooks.example.com/a', events: ['lead_created'], created_at: '2026-11-25T10:00:00.000Z', disabled_reason: null, secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(kit.store.subscriptions[0].secretCiphertext).not.toContain(created.secret);
     expect(kit.vault.decrypt(kit.store.subscriptions[0].secretCiphertext)).toBe(created.secret);
     expect(kit.journal.entries).toEqual([expect.objectContaining({ type: 'webhook_subscription_created', data: { subscription_id: created.id, url: created.url } })]);

@@ -14,8 +14,8 @@ describe('ListWebhookSubscriptionsHandler', () => {
     );
     const page = await new ListWebhookSubscriptionsHandler(kit.subscriptions).execute(new ListWebhookSubscriptionsQuery(accountId, 'k'));
     expect(page.data).toEqual([
-      { id: 'new', url: 'https://b.example.com', events: ['lead_created'], created_at: at(1).toISOString() },
-      { id: 'old', url: 'https://a.example.com', events: '*', created_at: at(0).toISOString() },
+      { id: 'new', url: 'https://b.example.com', events: ['lead_created'], created_at: at(1).toISOString(), disabled_reason: null },
+      { id: 'old', url: 'https://a.example.com', events: '*', created_at: at(0).toISOString(), disabled_reason: null },
     ]);
     expect(page.pagination).toEqual({ next_cursor: null, has_more: false, limit: 2, total_count: 2 });
   });
