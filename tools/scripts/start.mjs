@@ -39,6 +39,7 @@ import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveClusterMetrics } from './cluster-metrics.mjs';
 import { readyBanner } from './ready-banner.mjs';
 import { createRestartBackoff } from './restart-backoff.mjs';
 
@@ -192,6 +193,8 @@ if (prepared.code !== 0) {
 
 // 2. The apps, each in a slot that restarts it with backoff until a stop request.
 cluster.setupPrimary({ exec: join(root, 'apps/api/src/main.ts'), execArgv: TS_ARGS, cwd: root });
+// GET /metrics on any api process answers the sum over all of them (tools/scripts/cluster-metrics.mjs).
+serveClusterMetrics(cluster);
 
 /**
  * Runs `start()` in the slot `label` and restarts it whenever it dies without a stop request, after

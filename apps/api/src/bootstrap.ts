@@ -6,6 +6,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, createRootLogger, fastifyServerOptions, installHttpContract, PinoNestLogger } from '@leadflow/shared-platform';
 import { AppModule } from './app.module';
+// Metrics (issue 17, item 1): the onResponse hook and GET /metrics.
+import { installHttpMetrics } from '@leadflow/shared-platform';
 
 export interface CreateApiAppOptions {
   /** Modules imported beside the contexts' HTTP modules (tests only: e.g. a controller exercising the platform). */
@@ -31,6 +33,7 @@ export async function createApiApp(config: AppConfig, clock?: Clock, options: Cr
     abortOnError: false,
   });
   installHttpContract(app);
+  installHttpMetrics(app);
   // Exit through process.exit once closed (not by re-raising the signal), so the buffered log lines are flushed.
   app.enableShutdownHooks(undefined, { useProcessExit: true });
   await app.init();

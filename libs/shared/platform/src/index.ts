@@ -43,3 +43,8 @@ export * from './platform.module';
 export * from './redis/redis.connection';
 export * from './queue/queue.module';
 export * from './scheduling/poller';
+export * from './metrics/cluster-metrics';
+export * from './metrics/http-metrics';
+export * from './metrics/install-http-metrics';
+export * from './metrics/metrics-token';
+export * from './metrics/outbox-backlog';

@@ -71,6 +71,16 @@ export class AppConfig {
   readonly host: string;
   /** Worker: port of the liveness/readiness listener (`WORKER_HEALTH_PORT`, 0..65535, 0 = any); null (unset or empty): none. */
   readonly workerHealthPort: number | null;
+  /**
+   * Worker: port of the Prometheus listener (`WORKER_METRICS_PORT`, 0..65535, 0 = any) serving `GET /metrics`;
+   * null (unset or empty): none. Must differ from `WORKER_HEALTH_PORT` (two listeners).
+   */
+  readonly workerMetricsPort: number | null;
+  /**
+   * Bearer token of `GET /metrics` on the api and the worker (`METRICS_TOKEN`); null (unset or empty): open,
+   * for a scraper on a private network. Compared in constant time.
+   */
+  readonly metricsToken: string | null;
   /** Operator API bearer token; null disables `/admin` (404 on every path). */
   readonly adminToken: string | null;
   /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
@@ -136,6 +146,11 @@ export class AppConfig {
     this.port = get('PORT', integer(3000, 1, 65_535), 3000);
     this.host = get('HOST', text('127.0.0.1'), '127.0.0.1');
     this.workerHealthPort = get('WORKER_HEALTH_PORT', optionalPort(), null);
+    this.workerMetricsPort = get('WORKER_METRICS_PORT', optionalPort(), null);
+    if (this.workerMetricsPort !== null && this.workerMetricsPort !== 0 && this.workerMetricsPort === this.workerHealthPort) {
+      problems.push(`WORKER_METRICS_PORT=${this.workerMetricsPort}: expected a port other than WORKER_HEALTH_PORT's (two listeners)`);
+    }
+    this.metricsToken = get('METRICS_TOKEN', optionalText(), null, true);
     this.adminToken = get('ADMIN_TOKEN', optionalText(), null);
     const defaultBaseUrl = `http://127.0.0.1:${this.port}`;
     this.publicBaseUrl = get('PUBLIC_BASE_URL', url(['http:', 'https:'], defaultBaseUrl), defaultBaseUrl).replace(/\/+$/, '');

@@ -39,6 +39,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
  */
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: DomainError, publicBaseUrl: string): void {
   request.leadflow ??= {};
+  request.leadflow.error = error;
   const rendered = renderDomainError(error, String(request.id), publicBaseUrl);
   if (rendered.status === 429) request.leadflow.rateLimited ??= false;
   void reply.header('X-Request-ID', String(request.id));

@@ -1,4 +1,5 @@
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
+import type { DomainError } from '@leadflow/shared-kernel';
 
 /** What the request path attaches to a Fastify request (see fastify-setup and ApiRequestGuard). */
 export interface RequestState {
@@ -18,6 +19,8 @@ export interface RequestState {
   startedAt?: bigint;
   /** When the request arrived, by the injected Clock (the usage log's `startedAt`). */
   receivedAt?: Date;
+  /** The error the response rendered (set by sendError): the metrics count auth failures and quota refusals by its code. */
+  error?: DomainError;
 }
 
 declare module 'fastify' {
