@@ -20,7 +20,7 @@ import {
   IdempotencyInterceptor,
   PlatformModule,
 } from '@leadflow/shared-platform';
-import { HealthController } from './health.controller';
+import { HealthModule } from './health.module';
 import { DocsController } from './docs/docs.controller';
 import { OpenApiController } from './openapi/openapi.controller';
 
@@ -36,8 +36,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule,
-        BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule],
-      controllers: [HealthController, OpenApiController, DocsController],
+        BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule, HealthModule],
+      controllers: [OpenApiController, DocsController],
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },

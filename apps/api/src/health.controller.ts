@@ -1,18 +1,26 @@
-import { Controller, Get, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
-import { RedisConnection } from '@leadflow/shared-platform';
+import { ServiceHealthIndicators } from './health.indicators';
+
+type CheckState = 'ok' | 'down';
 
 /**
- * `GET /health` (operator-api › Readiness): 200 `{ status: "ok" }` when PostgreSQL and Redis answer, else 503.
- * `GET /health/live` (liveness, issue 17): 200 `{ status: "ok" }` as long as the process answers; no dependency checked.
+ * The api's probes, checked by @nestjs/terminus indicators (ServiceHealthIndicators) but answered in the
+ * operator contract's shape, not terminus' `{ status, info, error, details }` (operator-api › Readiness):
+ * - `GET /health` (readiness): 200 `{ "status": "ok" }` when PostgreSQL and Redis answer, else 503
+ *   `{ "status": "unavailable", "checks": { "postgres": "ok"|"down", "redis": "ok"|"down" } }`;
+ * - `GET /health/live` (liveness, issue 17): 200 `{ "status": "ok" }` as long as the process answers; nothing consulted;
+ * - `GET /health/ready` (issue 14, item 7): readiness plus the outbox backlog, always with its checks:
+ *   `{ "status": "ok"|"unavailable", "checks": { "postgres", "redis", "outbox" }, "outbox": { "backlog", "oldest_age_seconds" } | null }`,
+ *   200 when PostgreSQL and Redis answer, else 503; the backlog is reported, never judged.
+ * No authentication, outside the quota.
  */
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly redis: RedisConnection,
+    private readonly health: HealthCheckService,
+    private readonly indicators: ServiceHealthIndicators,
   ) {}
 
   /** Liveness: the process serves requests; PostgreSQL and Redis are not consulted (an outage must not get it restarted). */
@@ -22,12 +30,38 @@ export class HealthController {
   }
 
   @Get()
-  async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const within = <T>(work: Promise<T>) =>
-      Promise.race([work.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref())]).catch(() => false);
-    const [postgres, redis] = await Promise.all([within(this.db.query('SELECT 1')), within(this.redis.client.ping())]);
-    if (postgres && redis) return { status: 'ok' };
+  async readiness(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
+    const result = await this.check([() => this.indicators.postgres(), () => this.indicators.redis()]);
+    if (result.status === 'ok') return { status: 'ok' };
     void reply.status(503);
-    return { status: 'unavailable', checks: { postgres: postgres ? 'ok' : 'down', redis: redis ? 'ok' : 'down' } };
+    return { status: 'unavailable', checks: { postgres: stateOf(result, 'postgres'), redis: stateOf(result, 'redis') } };
   }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
+    const result = await this.check([() => this.indicators.postgres(), () => this.indicators.redis(), () => this.indicators.outbox()]);
+    const checks = { postgres: stateOf(result, 'postgres'), redis: stateOf(result, 'redis'), outbox: stateOf(result, 'outbox') };
+    const outbox = result.details.outbox as { status: string; backlog?: number; oldest_age_seconds?: number } | undefined;
+    const ok = checks.postgres === 'ok' && checks.redis === 'ok';
+    if (!ok) void reply.status(503);
+    return {
+      status: ok ? 'ok' : 'unavailable',
+      checks,
+      outbox: checks.outbox === 'ok' ? { backlog: outbox?.backlog ?? 0, oldest_age_seconds: outbox?.oldest_age_seconds ?? 0 } : null,
+    };
+  }
+
+  /** terminus' check, its 503 (a ServiceUnavailableException carrying the result) turned back into the result. */
+  private async check(indicators: HealthIndicatorFunction[]): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check(indicators);
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) return error.getResponse() as HealthCheckResult;
+      throw error;
+    }
+  }
+}
+
+function stateOf(result: HealthCheckResult, key: string): CheckState {
+  return result.details[key]?.status === 'up' ? 'ok' : 'down';
 }
