@@ -10,6 +10,7 @@ import { QuotesJobsModule } from '@leadflow/quotes-adapters';
 import { UsageJobsModule } from '@leadflow/usage-adapters';
 import { WebhooksJobsModule } from '@leadflow/webhooks-adapters';
 import { WorkerHealthModule } from './worker-health';
+import { WorkerMetricsModule } from './worker-metrics';
 import { WorkerLifecycleModule } from './worker-lifecycle.module';
 
 export interface WorkerModuleOptions {
@@ -17,14 +18,14 @@ export interface WorkerModuleOptions {
   clock?: Clock;
 }
 
-/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT). */
+/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT), the metrics (WORKER_METRICS_PORT). */
 @Module({})
 export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
       imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
-        BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule],
+        BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule, WorkerMetricsModule],
     };
   }
 }
