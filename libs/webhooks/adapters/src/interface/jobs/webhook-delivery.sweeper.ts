@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppConfig } from '@leadflow/shared-platform';
+import { AppConfig, Poller } from '@leadflow/shared-platform';
 import { EraseExpiredWebhookSecretsCommand, RescheduleLostDeliveriesCommand } from '@leadflow/webhooks-core';
 
 /** Deliveries looked at per sweep at most. */
@@ -10,35 +10,41 @@ export const SWEEP_BATCH = 500;
 const SWEEP_TIMEOUT_MS = 5000;
 
 /**
- * SAFETY NET ONLY. Retries are BullMQ's (`attempts` + the retry schedule as a custom backoff); this timer
+ * SAFETY NET ONLY. Retries are BullMQ's (`attempts` + the retry schedule as a custom backoff); this loop
  * only finds deliveries whose job was LOST (Redis outage or flush, worker killed mid-attempt) and queues
- * them again from PostgreSQL, every `WEBHOOK_SWEEP_INTERVAL_MS`, by dispatching
- * {@link RescheduleLostDeliveriesCommand} (which says what counts as lost). Several workers may sweep
- * together: a lost delivery gets one job per minute whoever sweeps. Each pass also erases the previous
- * secrets whose 24-hour rotation overlap ended ({@link EraseExpiredWebhookSecretsCommand}).
+ * them again from PostgreSQL, every `WEBHOOK_SWEEP_INTERVAL_MS` (the platform's {@link Poller}), by
+ * dispatching {@link RescheduleLostDeliveriesCommand} (which says what counts as lost). Several workers
+ * may sweep together: a lost delivery gets one job per minute whoever sweeps. Each pass also erases the
+ * previous secrets whose 24-hour rotation overlap ended ({@link EraseExpiredWebhookSecretsCommand}).
  */
 @Injectable()
 export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliverySweeper.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private inFlight: Promise<unknown> | null = null;
+  private readonly poller: Poller;
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly config: AppConfig,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.poller = new Poller({
+      name: 'Webhook sweep',
+      intervalMs: config.webhookDelivery.sweepIntervalMs,
+      initialDelayMs: Math.min(1000, config.webhookDelivery.sweepIntervalMs),
+      pass: async () => {
+        await this.sweep();
+      },
+      onError: (error) => {
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Webhook sweep failed; will retry');
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.schedule(Math.min(1000, this.config.webhookDelivery.sweepIntervalMs));
+    this.poller.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.inFlight;
+    await this.poller.stop();
   }
 
   /** One sweep; answers the ids of the deliveries queued again (the lost ones). */
@@ -51,18 +57,5 @@ export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleD
     if (lost.length > 0) this.logger.log({ deliveries: lost.length }, 'Webhook deliveries whose job was lost queued again by the sweeper');
     await this.commands.execute(new EraseExpiredWebhookSecretsCommand());
     return lost;
-  }
-
-  private schedule(delayMs: number): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Webhook sweep failed; will retry'))
-        .finally(() => {
-          this.inFlight = null;
-          this.schedule(this.config.webhookDelivery.sweepIntervalMs);
-        });
-    }, delayMs);
   }
 }
