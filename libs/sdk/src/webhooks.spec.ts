@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { LeadflowWebhookVerificationError, verifyWebhook, VerifyWebhookOptions, WebhookVerificationReason } from './index';
 
 /** A subscription secret as `POST /v1/webhooks` shows it: 64 hexadecimal characters. */
@@ -129,6 +130,16 @@ describe('verifyWebhook: Standard Webhooks headers', () => {
     const headers = { 'x-service-signature': leadflowSignature(BODY), ...standardHeaders(BODY) };
     const whsec = `whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`;
     expect(reasonOf({ payload: BODY, headers, secret: whsec, now: NOW })).toBe('verified');
+  });
+
+  it('a signature made by the official standardwebhooks library (whsec_ form of the secret) verifies with either form of the secret', () => {
+    const whsec = `whsec_${Buffer.from(SECRET, 'utf8').toString('base64')}`;
+    const signature = new Webhook(whsec).sign('msg_official', NOW, BODY);
+    const headers = { 'webhook-id': 'msg_official', 'webhook-timestamp': String(T), 'webhook-signature': signature };
+    expect(reasonOf({ payload: BODY, headers, secret: whsec, now: NOW })).toBe('verified');
+    expect(reasonOf({ payload: BODY, headers, secret: SECRET, now: NOW })).toBe('verified');
+    // …and the official library accepts what this file's reference signer produces.
+    expect(() => new Webhook(whsec).verify(BODY, standardHeaders(BODY, SECRET, Math.floor(Date.now() / 1000)))).not.toThrow();
   });
 
   it('webhook-timestamp outside the tolerance is expired', () => {

@@ -88,6 +88,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 contacts
+         * @description Batch upsert: each input of `inputs` (1 to 100) is matched with the lead-capture identity rules and created or updated, in order, each in a transaction of its own. The answer is 200 with one result per input, at the same position (`index`).
+         *
+         *     1. Matching: by email (case-insensitive), then by phone (E.164), primary or secondary details alike; a contact absorbed by a merge counts for its survivor. When the email and the phone belong to two contacts, the email's contact wins and the phone stays with its holder. All the identities of the batch are resolved together; what an input creates or adds is known to the next inputs (two inputs of one new person give `created` then `updated` or `unchanged`).
+         *     2. New person (`created`): created exactly as `POST /v1/contacts` creates it (source `api`, the System of `system_id`, else the main one), with the `contact_created` activity entry and webhook.
+         *     3. Existing contact: the fields sent replace the stored ones as `PATCH /v1/contacts/{id}` does (`custom_fields` merged, `null` clears); an email fills an empty primary email; a phone fills an empty primary phone, or is kept as a secondary phone when the contact has one (lead capture rule 2). Something changed: `updated`, with a `lead_updated` activity entry and webhook (`changes`; `identities_added` when only a secondary phone was added). Nothing changed: `unchanged`, nothing written. `system_id` applies only to a creation (an unknown one is still refused).
+         *     4. Partial success: an input that breaks a rule gets `status` `error` with the `code`, `message` and `details` the single-contact routes give (`validation_error` with `details[].field` relative to the input: `identity_required` without email and phone, `invalid_format`, `invalid_phone`, `invalid_type`, `unknown_field`, `too_long`, `invalid_value`; `invalid_custom_fields`; `business_rule_violation` `contact_archived`; `system_not_found`). Nothing of that input is written; the other inputs go on.
+         *     5. Each input is atomic: its contact, identities, activity entry and outbox event commit together. A concurrent request that takes the same identity meanwhile makes the input re-resolve (it then updates the winner).
+         *
+         *     Required scope: `contacts:write`.
+         *
+         *     **Idempotency-Key** (optional, 24 hours, as on every `POST`): the same key and body replay the whole first answer (`Idempotent-Replayed: true`) without a new effect; another body: 409 `idempotency_conflict`. A refused request is not stored.
+         */
+        post: operations["upsertContactsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/{id}": {
         parameters: {
             query?: never;
@@ -127,6 +157,40 @@ export interface paths {
          *     Required scope: `contacts:write`.
          */
         patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/v1/contacts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a contact into another one (dry run available)
+         * @description The contact `{id}` is absorbed by `into`, the survivor. With `dry_run` true the answer says what the survivor would become and nothing is written; with `dry_run` false (the default) the merge is done in one transaction and answers the same report.
+         *
+         *     1. Fields: the survivor keeps its filled fields and its empty ones are filled from the merged contact (`fields.kept`: the survivor's value kept over another one; `fields.filled`: filled). `custom_fields` per key (`custom_fields.<definition id>`); `is_priority` true when either is; address parts, source label, first-touch attribution, sales rep and expected close date likewise.
+         *     2. Identities: every email and phone of the merged contact becomes the survivor's; its primary ones fill the survivor's empty primary email or phone, the others become secondary details (`identities.items[].primary`).
+         *     3. Tags: the merged contact's tags are attached to the survivor (`tags.ids`: the ones it did not have).
+         *     4. Deal: the merged contact's pipeline stage becomes the survivor's when the survivor is in no stage and not archived (`deals.ids`: the merged contact's id, a deal's id being its contact's); otherwise the survivor keeps its own stage (`stage_id` in `fields.kept`).
+         *     5. Bookings, quotes and event registrations of the merged contact move to the survivor (`bookings`, `quotes`, `registrations`); a registration in an edition the survivor is registered in already stays with the merged contact (`registrations.skipped_ids`).
+         *     6. Afterwards the merged contact is absorbed: its id answers 404 on reads, updates and deletes, it leaves lists and counts, and its email and phone find the survivor (lead capture, batch upsert, duplicates on create).
+         *     7. Journal: activity entries `contact_merged` (merged contact) and `contact_absorbed` (survivor); webhooks `contact_merged` (payload: `contact_id`, `into_contact_id` and this report but `dry_run`), `lead_updated` for the survivor when one of its fields changed, `stage_changed` when the deal moved. All or nothing: a failure anywhere rolls the whole merge back.
+         *
+         *     Refusals, in this order, nothing written: 404 `not_found` when `{id}` is missing, of another account or already merged; 400 `validation_error` (`into`, `invalid_value`) when `into` is `{id}`; 404 `not_found` with `details.field` = `into` when the survivor is missing, of another account or merged.
+         *
+         *     Required scope: `contacts:delete` (the merged contact stops existing for the API), dry runs included.
+         *
+         *     **Idempotency-Key** (optional, 24 hours, as on every `POST`): the same key and body replay the first answer (`Idempotent-Replayed: true`) without a new effect; another body: 409 `idempotency_conflict`. A refused request is not stored.
+         */
+        post: operations["mergeContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/contacts/{id}/timeline": {
@@ -919,11 +983,15 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook subscription
-         * @description Subscribes `url` to `events` for the account; the subscription belongs to the calling key (other keys of the account neither list nor delete it). `url`: required, an absolute `https://` URL of at most 2048 characters without user info, publicly reachable, that accepts a JSON `POST`. `events`: required, `"*"` (or `["*"]`, the same) for every event of the catalog, present and future, or a non-empty array of catalog names (duplicates dropped). Catalog: `lead_created`, `lead_updated`, `contact_created`, `note_created`, `task_created`, `stage_changed`, `quote_sent`, `quote_signed`, `quote_declined`, `payment_received`, `booking_created`, `booking_cancelled`, `automation_completed`, `email_sent`, `sms_received`, `call_ended`, `presuasion_submission_created`.
+         * @description Subscribes `url` to `events` for the account; the subscription belongs to the calling key (other keys of the account neither list nor delete it). `url`: required, an absolute `https://` URL of at most 2048 characters without user info, publicly reachable, that accepts a JSON `POST`. `events`: required, `"*"` (or `["*"]`, the same) for every event of the catalog, present and future, or a non-empty array of catalog names (duplicates dropped). Catalog: `lead_created`, `lead_updated`, `contact_created`, `note_created`, `task_created`, `stage_changed`, `quote_sent`, `quote_signed`, `quote_declined`, `payment_received`, `booking_created`, `booking_cancelled`, `automation_completed`, `email_sent`, `sms_received`, `call_ended`, `presuasion_submission_created`, `contact_merged`.
          *
          *     The response carries `secret` (64 hexadecimal characters) in clear this once: store it, it signs every delivery and is never shown again (it is stored encrypted, AES-256-GCM). At most 10 subscriptions per account across all its keys: beyond, 429 `subscription_limit_reached` (concurrent creations cannot exceed it). `Idempotency-Key` is not supported here (a replay would have to keep the secret in clear): the header is ignored.
          *
          *     Deliveries (worker): for each event of the catalog written by the account, one delivery per matching subscription (`events` containing the name, or `"*"`), created once per (event, subscription). Each delivery is an HTTPS `POST` of a JSON body to the subscription's `url` with the headers `Content-Type: application/json`, `X-Service-Event` (the event name), `X-Service-Delivery` (the delivery id, also the payload `id`; the same on every attempt of a delivery) and `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the subscription secret>` (the 64 hexadecimal characters as text). Verify it by recomputing the HMAC over the raw body and comparing in constant time; reject a `t` older than 5 minutes.
+         *
+         *     Standard Webhooks (https://www.standardwebhooks.com): every delivery also carries `webhook-id` (the delivery id, the same on every attempt and redelivery), `webhook-timestamp` (unix seconds of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one space-separated entry per secret (two during the 24 hours after `POST /v1/webhooks/{id}/rotate-secret`, when `X-Service-Signature` also carries two `v1=`). The HMAC key is the secret's 64 characters as UTF-8 bytes, the same key as `X-Service-Signature`; in the Standard Webhooks secret format it is `whsec_` + the base64 of those 64 characters, which the official `standardwebhooks` libraries accept: `new Webhook("whsec_" + base64(secret)).verify(rawBody, headers)`.
+         *
+         *     Receiver answers (Standard Webhooks guidance): 2xx is success; 410 Gone disables the subscription at once (`disabled_reason` = `endpoint_gone` on the subscription, no retry); 429, 502, 503 and 504 with `Retry-After` (seconds or an HTTP date) are retried after that wait, capped at one hour; a 3xx is a failure and is never followed. A subscription whose attempts have all failed for 5 days is disabled (`failing_for_5_days`). Disabling fails its waiting deliveries and records `webhook_disabled` on the account's activity. The delivery log (`GET /v1/webhooks/{id}/deliveries`) shows every attempt; `POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver` makes a new one.
          *
          *     Payload: `{ "event", "id", "created_at", "data": { …the event's fields, "system": { "id", "name" } | null, "actor": { "type", "id", "name", "via" } }, "changes" }`. `data.system` is the System of the contact the event is about, resolved at delivery time (null when the event names no contact). `data.actor.via` is `api_key` when the public API acted, `ai_assistant` when an AI assistant connector acted, else null; `type` and `id` are null when no member acted; a write made with an API key is named after the key. `changes` (null when the event has none) and `data` have their sensitive keys redacted: the value of every key whose name contains `password`, `passwd`, `secret`, `token`, `api_key`, `apikey`, `authorization`, `cookie`, `session`, `private_key`, `credential`, `card_number`, `iban`, `account_number`, or is the word `ssn`, `sin`, `nas`, `cvv`, `cvc`, becomes `"[REDACTED]"`.
          *
@@ -959,6 +1027,94 @@ export interface paths {
          *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription's secret
+         * @description Creates a new signing secret (64 hexadecimal characters) and returns it in clear, this once. The previous secret keeps signing for 24 hours (`previous_secret_expires_at`): meanwhile every delivery carries both signatures, in `webhook-signature` (two space-separated `v1,` entries, the new secret first) and in `X-Service-Signature` (two `v1=` values, the new secret first; accept the delivery when any matches). Then the previous secret is erased. Rotating again within the 24 hours drops the oldest secret at once. Secrets stay encrypted at rest. Only the key that created the subscription may rotate it. A valid `Idempotency-Key` is read and ignored (a replay would have to keep the new secret in clear).
+         *
+         *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook subscription's deliveries
+         * @description The subscription's deliveries, newest first (`created_at` then `id`, descending), keyset-paginated (`cursor`, `limit`), each with every attempt: its time, the response status (null when nothing answered), the latency in milliseconds and the first 1 KiB of the response body. `status`: `pending` (no attempt yet), `failed` (the last attempt failed and another is scheduled at `next_attempt_at`), `succeeded`, `exhausted` (no attempt left: 12 attempts failed, the receiver answered 410, the subscription was disabled or the target refused). Filters: `status`, `event` (a catalog name), `from` and `to` (ISO 8601 date or date-time, bounds on `created_at`, inclusive). Bad filters: 400 `validation_error` with every violation (`invalid_value`, `unknown_event_type`, `invalid_format`, `invalid_range`).
+         *
+         *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one webhook delivery
+         * @description One delivery of the subscription with every attempt (time, response status, latency, first 1 KiB of the answer).
+         *
+         *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery now
+         * @description Queues a new attempt of the delivery at once, whatever its state (also `succeeded` or `exhausted`). The attempt keeps the delivery id, so the same `webhook-id` and `X-Service-Delivery` (receivers deduplicate on it), is signed anew, and is counted in the delivery's attempt log; if it fails and the 12-attempt schedule has attempts left, retries follow. A disabled subscription gets no attempt: 422 `business_rule_violation` (`details.reason` = `webhook_disabled`, `details.disabled_reason`). `Idempotency-Key` is honoured: the same key and body replay the first answer without queuing another attempt.
+         *
+         *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1457,6 +1613,107 @@ export interface components {
                 [key: string]: unknown;
             }[];
             pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Body of `POST /v1/contacts/batch`. */
+        ContactBatchRequest: {
+            /** @description 1 to 100 contacts. Each input is checked on its own: one that breaks the rules below gets an `error` result, the request is not refused. */
+            inputs: components["schemas"]["ContactBatchInput"][];
+        };
+        /** @description One input: the members of `POST /v1/contacts`, all optional but `email` or `phone` is required (it is matched by them). `null` clears a field of an existing contact (email and phone are only ever added). */
+        ContactBatchInput: {
+            email?: string | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            phone?: string | null;
+            company?: string | null;
+            deal_value?: number | null;
+            custom_fields?: Record<string, unknown> | null;
+            system_id?: string | null;
+        };
+        /** @description One result of the batch: the contact with `created`, `updated` or `unchanged`, or an `error`. */
+        ContactBatchResult: {
+            /** @description Position of the input in `inputs`, from 0. */
+            index: number;
+            /** @enum {string} */
+            status: "created" | "updated" | "unchanged";
+            contact: components["schemas"]["Contact"];
+        } | {
+            /** @description Position of the input in `inputs`, from 0. */
+            index: number;
+            /** @enum {string} */
+            status: "error";
+            /** @description The error as the single-contact routes give it (same `code`, `message` and `details`; see the error catalogue). */
+            error: {
+                code: string;
+                message: string;
+                details: components["schemas"]["ErrorDetails"] | components["schemas"]["FieldViolation"][] | null;
+            };
+        };
+        /** @description The results, one per input, in order. */
+        ContactBatchResponse: {
+            data: components["schemas"]["ContactBatchResult"][];
+        };
+        /** @description Body of `POST /v1/contacts/{id}/merge`. */
+        ContactMergeRequest: {
+            /**
+             * Format: uuid
+             * @description Id of the surviving contact (of the same account, not merged, not `{id}`).
+             */
+            into: string;
+            /**
+             * @description True: report what would happen, write nothing. Default false.
+             * @default false
+             */
+            dry_run?: boolean;
+        };
+        /** @description Ids moved (oldest first) and their count. */
+        ContactMergeMovedIds: {
+            count: number;
+            ids: string[];
+        };
+        /** @description What a merge does: the same report for a dry run (would) and a merge (did). */
+        ContactMergeReport: {
+            dry_run: boolean;
+            /**
+             * Format: uuid
+             * @description The contact absorbed (the path id).
+             */
+            merged_contact_id: string;
+            survivor: components["schemas"]["Contact"];
+            /** @description Public field names: `kept` = the survivor's value kept over another value of the merged contact; `filled` = an empty field of the survivor filled from it (`custom_fields.<definition id>` per custom field). */
+            fields: {
+                kept: string[];
+                filled: string[];
+            };
+            /** @description Every email and phone of the merged contact, now the survivor's. */
+            identities: {
+                count: number;
+                items: {
+                    /** @enum {string} */
+                    kind: "email" | "phone";
+                    value: string;
+                    /** @description True when it fills the survivor's empty primary email or phone; else a secondary detail. */
+                    primary: boolean;
+                }[];
+            };
+            /** @description Tags of the merged contact the survivor did not have. */
+            tags: components["schemas"]["ContactMergeMovedIds"];
+            /** @description The merged contact's deal (its id) when it becomes the survivor's. */
+            deals: components["schemas"]["ContactMergeMovedIds"];
+            /** @description Bookings moved to the survivor. */
+            bookings: components["schemas"]["ContactMergeMovedIds"];
+            /** @description Quotes linked to the survivor instead. */
+            quotes: components["schemas"]["ContactMergeMovedIds"];
+            /** @description Event registrations moved; `skipped_ids`: left with the merged contact (the survivor is registered in that edition already). */
+            registrations: {
+                count: number;
+                ids: string[];
+                skipped_ids: string[];
+            };
+        };
+        /** @description The merge report. */
+        ContactMergeResponse: {
+            data: components["schemas"]["ContactMergeReport"];
         };
         ContactTagsAttach: {
             /** @description Account tags to attach. */
@@ -2554,6 +2811,11 @@ export interface components {
             events: string[] | "*";
             /** @description ISO 8601 UTC. */
             created_at: string;
+            /**
+             * @description Why deliveries stopped: `endpoint_gone` (the receiver answered 410 Gone) or `failing_for_5_days` (every attempt failed for 5 days); null while the subscription is enabled. A disabled subscription receives nothing; create it again to resume.
+             * @enum {string|null}
+             */
+            disabled_reason?: "endpoint_gone" | "failing_for_5_days" | null;
         };
         /** @description Body of POST /v1/webhooks. */
         WebhookSubscriptionCreate: {
@@ -2571,6 +2833,73 @@ export interface components {
         WebhookSubscriptionList: {
             data: components["schemas"]["WebhookSubscription"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Body of POST /v1/webhooks/{id}/rotate-secret. */
+        WebhookSecretRotated: {
+            data: {
+                id: string;
+                /** @description The new signing secret, 64 hexadecimal characters, shown only in this response. Standard Webhooks libraries take it as `whsec_` + the base64 of these 64 characters. */
+                secret: string;
+                /** @description ISO 8601 UTC: until then the previous secret signs too. */
+                previous_secret_expires_at: string;
+            };
+        };
+        /** @description One attempt of a delivery. */
+        WebhookDeliveryAttempt: {
+            attempt: number;
+            /** @description ISO 8601 UTC with milliseconds: when the attempt was made. */
+            attempted_at: string;
+            /** @description HTTP status of the answer; null when nothing answered (timeout, network error, refused target). */
+            response_status: number | null;
+            /** @description Milliseconds from the start of the POST to the answer or the failure. */
+            latency_ms: number;
+            /** @description The first 1 KiB of the response body (UTF-8); null when empty. */
+            response_body: string | null;
+            /** @description `HTTP <status>` or the network error; null on success. */
+            error: string | null;
+        };
+        /** @description A webhook delivery: one event for one subscription, with its attempts. */
+        WebhookDelivery: {
+            /** @description Delivery id: the `webhook-id` header, `X-Service-Delivery` and payload `id` of every attempt. */
+            id: string;
+            /** @description The subscription. */
+            webhook_id: string;
+            /** @description Catalog event name. */
+            event: string;
+            /**
+             * @description `pending` (no attempt yet), `failed` (the last attempt failed; another is due at `next_attempt_at`), `succeeded`, `exhausted` (no attempt left).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "exhausted";
+            /** @description Attempts made so far (redeliveries included). */
+            attempt_count: number;
+            /** @description ISO 8601 UTC: when the next attempt is due (`pending`, `failed`); else null. */
+            next_attempt_at: string | null;
+            /** @description ISO 8601 UTC with milliseconds. */
+            created_at: string;
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        WebhookDeliveryResponse: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description Body of a redelivery: the new attempt is queued. */
+        WebhookRedelivery: {
+            data: {
+                delivery_id: string;
+                subscription_id: string;
+                /**
+                 * @description Always `pending`.
+                 * @constant
+                 */
+                status: "pending";
+                /** @description ISO 8601 UTC: when the new attempt was queued. */
+                requested_at: string;
+            };
         };
         /** @description Body of a delivery, and of a sample (`id` = source event id, `data.system` null). */
         WebhookPayload: {
@@ -2606,7 +2935,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+        /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
         IdempotencyKey: string;
         /** @description Read but not honoured on this route (see the opt-out list under Idempotency): a value outside the pattern gives 400 `invalid_request` (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`), as on every `POST`; a valid one has no effect. */
         IdempotencyKeyIgnored: string;
@@ -3139,7 +3468,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3309,6 +3638,260 @@ export interface operations {
             };
             /** @description Error codes: `system_not_found`. `system_id` unknown to the account; no contact created. */
             422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. Hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    upsertContactsBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The contacts to create or update. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inputs": [
+                 *         {
+                 *           "email": "marc.gagnon@example.com",
+                 *           "first_name": "Marc",
+                 *           "last_name": "Gagnon",
+                 *           "phone": "514 555-0142"
+                 *         },
+                 *         {
+                 *           "email": "Julie.Tremblay@example.com",
+                 *           "company": "Toitures Tremblay",
+                 *           "deal_value": 4500
+                 *         },
+                 *         {
+                 *           "first_name": "Sans courriel"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per input, in order. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": "created",
+                     *           "contact": {
+                     *             "id": "3b1f7a52-6c1e-4c8e-9a51-0d2f44c1b7e3",
+                     *             "first_name": "Marc",
+                     *             "last_name": "Gagnon",
+                     *             "email": "marc.gagnon@example.com",
+                     *             "phone": "+15145550142",
+                     *             "company": null,
+                     *             "deal_value": null,
+                     *             "custom_fields": {},
+                     *             "is_priority": false,
+                     *             "notes": null,
+                     *             "system_id": "1f0a4c77-3b0e-4a52-9d86-2c1b1f4f9a10",
+                     *             "source": "api",
+                     *             "score": 18,
+                     *             "archived_at": null,
+                     *             "disqualified_at": null,
+                     *             "created_at": "2026-11-25T14:00:00.000Z",
+                     *             "updated_at": "2026-11-25T14:00:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "status": "updated",
+                     *           "contact": {
+                     *             "id": "9e6e2d96-97a8-4a01-8a25-e53199999a65",
+                     *             "first_name": "Julie",
+                     *             "last_name": "Tremblay",
+                     *             "email": "julie.tremblay@example.com",
+                     *             "phone": "+14185550123",
+                     *             "company": "Toitures Tremblay",
+                     *             "deal_value": 4500,
+                     *             "custom_fields": {},
+                     *             "is_priority": false,
+                     *             "notes": null,
+                     *             "system_id": "1f0a4c77-3b0e-4a52-9d86-2c1b1f4f9a10",
+                     *             "source": "api",
+                     *             "score": 42,
+                     *             "archived_at": null,
+                     *             "disqualified_at": null,
+                     *             "created_at": "2026-11-20T15:04:05.123Z",
+                     *             "updated_at": "2026-11-25T14:00:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "status": "error",
+                     *           "error": {
+                     *             "code": "validation_error",
+                     *             "message": "The request is invalid.",
+                     *             "details": [
+                     *               {
+                     *                 "field": "email",
+                     *                 "reason": "identity_required",
+                     *                 "message": "email or phone is required: the input is matched by them."
+                     *               },
+                     *               {
+                     *                 "field": "phone",
+                     *                 "reason": "identity_required",
+                     *                 "message": "email or phone is required: the input is matched by them."
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContactBatchResponse"];
+                };
+            };
+            /** @description Error codes: `validation_error`, `invalid_request`. `validation_error` on `inputs` only (each input is checked on its own, see rule 4): missing (`required`), not an array (`invalid_type`), empty (`too_few`) or more than 100 items (`too_many`); another root member (`unknown_field`). `invalid_request`: unreadable JSON body (`details.reason` = `invalid_json`). A malformed `Idempotency-Key` (outside `[a-zA-Z0-9_-]{1,64}`) also gives `invalid_request` (`details` = field `Idempotency-Key`, reason `invalid_format`), before the body is validated. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `contacts:write` scope (`details.required_scope`). `feature_not_available`: the public API is not in the account plan (`details.feature` = `public_api`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. Same `Idempotency-Key` with another body or path (`details.reason` = `payload_mismatch`), or the first request still processing (`in_progress`). Nothing is written. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. Header `Content-Type` missing or other than `application/json`. */
+            415: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "Service-Version": components["headers"]["Service-Version"];
@@ -3866,6 +4449,195 @@ export interface operations {
             };
         };
     };
+    mergeContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Contact id. A value that is not a UUID answers 404 `not_found`. */
+                id: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        /** @description The survivor and the mode. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "into": "9e6e2d96-97a8-4a01-8a25-e53199999a65",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactMergeRequest"];
+            };
+        };
+        responses: {
+            /** @description What the survivor becomes (dry run) or became (merge). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactMergeResponse"];
+                };
+            };
+            /** @description Error codes: `validation_error`, `invalid_request`. `validation_error`: `into` missing (`required`), not a string (`invalid_type`) or not a UUID (`invalid_format`); `dry_run` not a boolean (`invalid_type`); another member (`unknown_field`); `into` equal to `{id}` (`into`, `invalid_value`). `invalid_request`: unreadable JSON body (`details.reason` = `invalid_json`). A malformed `Idempotency-Key` (outside `[a-zA-Z0-9_-]{1,64}`) also gives `invalid_request` (`details` = field `Idempotency-Key`, reason `invalid_format`), before the body is validated. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `contacts:delete` scope (`details.required_scope`). `feature_not_available`: the public API is not in the account plan (`details.feature` = `public_api`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. The contact `{id}` is missing, of another account or already merged (`details.resource` = `contact`); or the survivor `into` is (`details.field` = `into`). Another account's contact answers exactly like a missing one. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. Same `Idempotency-Key` with another body or path (`details.reason` = `payload_mismatch`), or the first request still processing (`in_progress`). Nothing is written. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `payload_too_large`. Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `unsupported_media_type`. Header `Content-Type` missing or other than `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. Hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listContactTimeline: {
         parameters: {
             query?: {
@@ -4013,7 +4785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4345,7 +5117,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4675,7 +5447,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4858,7 +5630,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5286,7 +6058,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5947,7 +6719,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6533,7 +7305,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6913,7 +7685,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7692,7 +8464,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8608,7 +9380,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9608,7 +10380,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the raw API key> */
                 "X-Service-Signature"?: string;
@@ -9831,7 +10603,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send` and `POST /v1/webhooks`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10426,6 +11198,644 @@ export interface operations {
             };
             /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`). */
             404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. `rate_limit_exceeded`: hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read but not honoured on this route (see the opt-out list under Idempotency): a value outside the pattern gives 400 `invalid_request` (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`), as on every `POST`; a valid one has no effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
+            };
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown only in this response. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "73318473-7b9d-42f8-b6dd-7edd04682be8",
+                     *         "secret": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "previous_secret_expires_at": "2026-12-03T17:18:18.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description Error codes: `invalid_request`. `Idempotency-Key` outside the pattern (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`). */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `webhooks:manage` scope (`details.required_scope`). `feature_not_available`: the public API or the `webhooks` module is not in the account plan (`details.feature` = `public_api` or `webhooks`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`): another key's or another account's answers alike. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. `rate_limit_exceeded`: hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed" | "exhausted";
+                /** @description Only this catalog event. */
+                event?: string;
+                /** @description Created at or after (ISO 8601 date or date-time). */
+                from?: string;
+                /** @description Created at or before (ISO 8601 date or date-time). */
+                to?: string;
+                /** @description Opaque cursor (base64url): `pagination.next_cursor` of the previous page. The legacy format, an ISO 8601 timestamp, is accepted until 2027-05-03 on lists sorted by `created_at`. Unreadable: 400 `invalid_request` (`details.field` = `cursor`). */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size, from 1 to 100 (default 20). Out of range or not an integer: 400 `invalid_request` (`details.field` = `limit`). */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries with their attempts. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5b0f6a0e-2f1b-4c57-9a43-1d8f8e0c2a11",
+                     *           "webhook_id": "73318473-7b9d-42f8-b6dd-7edd04682be8",
+                     *           "event": "lead_created",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "created_at": "2026-12-02T17:18:19.004Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "attempted_at": "2026-12-02T17:18:19.120Z",
+                     *               "response_status": 503,
+                     *               "latency_ms": 231,
+                     *               "response_body": "Service temporarily unavailable",
+                     *               "error": "HTTP 503"
+                     *             },
+                     *             {
+                     *               "attempt": 2,
+                     *               "attempted_at": "2026-12-02T17:20:21.480Z",
+                     *               "response_status": 200,
+                     *               "latency_ms": 88,
+                     *               "response_body": "{\"received\":true}",
+                     *               "error": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "next_cursor": null,
+                     *         "has_more": false,
+                     *         "limit": 20,
+                     *         "total_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Error codes: `validation_error`, `invalid_request`. `validation_error`: a filter is invalid (`details[].field` = `status`, `event`, `from` or `to`). `invalid_request`: `limit` or `cursor` unreadable (`details.field`). */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `webhooks:manage` scope (`details.required_scope`). `feature_not_available`: the public API or the `webhooks` module is not in the account plan (`details.feature` = `public_api` or `webhooks`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`): another key's or another account's answers alike. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. `rate_limit_exceeded`: hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id. */
+                id: string;
+                /** @description Delivery id (the `webhook-id` header and payload `id` of its attempts). */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5b0f6a0e-2f1b-4c57-9a43-1d8f8e0c2a11",
+                     *         "webhook_id": "73318473-7b9d-42f8-b6dd-7edd04682be8",
+                     *         "event": "lead_created",
+                     *         "status": "succeeded",
+                     *         "attempt_count": 2,
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-12-02T17:18:19.004Z",
+                     *         "attempts": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "attempted_at": "2026-12-02T17:18:19.120Z",
+                     *             "response_status": 503,
+                     *             "latency_ms": 231,
+                     *             "response_body": "Service temporarily unavailable",
+                     *             "error": "HTTP 503"
+                     *           },
+                     *           {
+                     *             "attempt": 2,
+                     *             "attempted_at": "2026-12-02T17:20:21.480Z",
+                     *             "response_status": 200,
+                     *             "latency_ms": 88,
+                     *             "response_body": "{\"received\":true}",
+                     *             "error": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `webhooks:manage` scope (`details.required_scope`). `feature_not_available`: the public API or the `webhooks` module is not in the account plan (`details.feature` = `public_api` or `webhooks`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`), or it has no such delivery (`details.resource` = `webhook_delivery`): another key's, another account's or another subscription's answers alike. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `rate_limit_exceeded`. `rate_limit_exceeded`: hourly key quota exhausted (`details.limit_type` = `per_key`, with the quota headers) or too many failed authentications from this IP address (`details.limit_type` = `brute_force`, without quota headers). `details.retry_after_seconds` and `Retry-After` tell when to retry. This refusal does not consume the quota. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `internal_error`. Unexpected error; quote `request_id` to support. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Subscription id. */
+                id: string;
+                /** @description Delivery id (the `webhook-id` header and payload `id` of its attempts). */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new attempt is queued. */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "delivery_id": "5b0f6a0e-2f1b-4c57-9a43-1d8f8e0c2a11",
+                     *         "subscription_id": "73318473-7b9d-42f8-b6dd-7edd04682be8",
+                     *         "status": "pending",
+                     *         "requested_at": "2026-12-02T18:02:44.310Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description Error codes: `invalid_request`. `Idempotency-Key` outside the pattern (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`). */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `invalid_api_key`. API key missing, malformed, unknown, revoked or expired. No quota headers. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `webhooks:manage` scope (`details.required_scope`). `feature_not_available`: the public API or the `webhooks` module is not in the account plan (`details.feature` = `public_api` or `webhooks`); final for the key, do not retry. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`), or it has no such delivery (`details.resource` = `webhook_delivery`): another key's, another account's or another subscription's answers alike. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. The `Idempotency-Key` was used with another request, or the first one is still running. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `business_rule_violation`. The subscription is disabled (`details.reason` = `webhook_disabled`, `details.disabled_reason` = `endpoint_gone` or `failing_for_5_days`); create it again to resume deliveries. */
+            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "Service-Version": components["headers"]["Service-Version"];
