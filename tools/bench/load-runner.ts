@@ -20,6 +20,10 @@ export interface ScenarioResult {
   requests_per_second: number | null;
   /** 2xx responses per second: requests_per_second × the 2xx share of the responses. */
   ok_per_second: number | null;
+  /** Contacts written by each request (the batch upsert's inputs), else null. */
+  items_per_request: number | null;
+  /** Contacts per second: ok_per_second × items_per_request (null unless a batch scenario ran). */
+  items_per_second: number | null;
   latency_ms: { p50: number; p90: number; p99: number; average: number; max: number } | null;
   responses: number | null;
   non_2xx: number | null;
@@ -76,6 +80,7 @@ function skipped(scenario: Scenario, reason: string, probe: ScenarioResult['prob
     connections: null,
     requests_per_second: null,
     ok_per_second: null,
+    items_per_second: null,
     latency_ms: null,
     responses: null,
     non_2xx: null,
@@ -86,7 +91,7 @@ function skipped(scenario: Scenario, reason: string, probe: ScenarioResult['prob
   };
 }
 
-function describe(scenario: Scenario): Pick<ScenarioResult, 'name' | 'label' | 'target' | 'method' | 'path' | 'baseline'> {
+function describe(scenario: Scenario): Pick<ScenarioResult, 'name' | 'label' | 'target' | 'method' | 'path' | 'baseline' | 'items_per_request'> {
   return {
     name: scenario.name,
     label: scenario.label,
@@ -94,6 +99,7 @@ function describe(scenario: Scenario): Pick<ScenarioResult, 'name' | 'label' | '
     method: scenario.method,
     path: scenario.path,
     baseline: scenario.baseline,
+    items_per_request: scenario.itemsPerRequest ?? null,
   };
 }
 
@@ -134,6 +140,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, stat]) => [status, stat.count]));
   const responses = result.requests.total;
   const ok = result['2xx'];
+  const okPerSecond = responses > 0 ? round(result.requests.average * (ok / responses), 1) : 0;
   return {
     ...describe(scenario),
     status: 'ran',
@@ -142,7 +149,8 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
     duration_seconds: result.duration,
     connections: result.connections,
     requests_per_second: round(result.requests.average, 1),
-    ok_per_second: responses > 0 ? round(result.requests.average * (ok / responses), 1) : 0,
+    ok_per_second: okPerSecond,
+    items_per_second: scenario.itemsPerRequest ? round(okPerSecond * scenario.itemsPerRequest, 1) : null,
     latency_ms: {
       p50: result.latency.p50,
       p90: result.latency.p90,

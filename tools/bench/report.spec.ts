@@ -1,5 +1,5 @@
 import type { ScenarioResult } from './load-runner';
-import { medianRound } from './report';
+import { formatTable, medianRound } from './report';
 
 function result(name: string, target: 'api' | 'baseline', rate: number, ratio: number | null): ScenarioResult {
   return { name, target, requests_per_second: rate, ratio_to_baseline: ratio } as ScenarioResult;
@@ -25,5 +25,12 @@ describe('medianRound (npm run bench with BENCH_ROUNDS)', () => {
     expect(medianRound([[result('me', 'api', 1, 0.2)], [result('me', 'api', 2, 0.6)]])[0].ratio_to_baseline).toBe(0.2);
     expect(medianRound([[result('me', 'api', 1, 0.7)]])[0].ratio_to_baseline).toBe(0.7);
     expect(medianRound([])).toEqual([]);
+  });
+});
+
+describe('formatTable (batch upsert scenario, issue 15 item 5)', () => {
+  it('notes the contacts per second of a scenario whose requests write several contacts', () => {
+    const batch = { ...result('contact_batch_upsert', 'api', 12.5, null), status: 'ran', items_per_request: 100, items_per_second: 1250, status_codes: { '200': 125 } } as ScenarioResult;
+    expect(formatTable([batch])).toContain('1250.0 contacts/s');
   });
 });

@@ -103,12 +103,14 @@ export function formatTable(results: ScenarioResult[]): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** Statuses other than 2xx and connection errors, e.g. `429×4410`. */
+/** Contacts per second of a batch scenario (`12345.0 contacts/s`), then statuses other than 2xx and connection errors, e.g. `429×4410`. */
 function noteOf(result: ScenarioResult): string {
-  const parts = Object.entries(result.status_codes ?? {})
-    .filter(([status]) => !status.startsWith('2'))
-    .sort(([, a], [, b]) => b - a)
-    .map(([status, count]) => `${status}×${count}`);
+  const parts = result.items_per_second != null ? [`${result.items_per_second.toFixed(1)} contacts/s`] : [];
+  for (const [status, count] of Object.entries(result.status_codes ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .sort(([, a], [, b]) => b - a)) {
+    parts.push(`${status}×${count}`);
+  }
   if (result.errors) parts.push(`${result.errors} errors${result.timeouts ? ` (${result.timeouts} timeouts)` : ''}`);
   return parts.join(' ');
 }

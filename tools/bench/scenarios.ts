@@ -19,6 +19,8 @@ export interface Scenario {
   probe: { body: string | null };
   /** The request list autocannon loops over (headers are added by the runner). */
   requests: autocannon.Request[];
+  /** Contacts each request writes, when more than one (the batch upsert): the report adds contacts per second. */
+  itemsPerRequest?: number;
 }
 
 const FIRST_NAMES = ['Émilie', 'François', 'Gaëlle', 'Jérôme', 'Noémie', 'Stéphane', 'Chloé', 'Benoît'];
@@ -70,6 +72,14 @@ export function leadCaptureBody(person: BenchPerson): string {
 /** A `POST /v1/contacts` body (public-api-v1 › Contacts): email or phone required. */
 export function contactCreateBody(person: BenchPerson): string {
   return JSON.stringify({ ...person, company: 'Banc d’essai inc.' });
+}
+
+/** Inputs of one `POST /v1/contacts/batch` of the bench (the route's maximum). */
+export const BATCH_SIZE = 100;
+
+/** A `POST /v1/contacts/batch` body: `BATCH_SIZE` new people (every input is a creation). */
+export function contactBatchBody(people: PersonFactory): string {
+  return JSON.stringify({ inputs: Array.from({ length: BATCH_SIZE }, () => ({ ...people.next(), company: 'Banc d’essai inc.' })) });
 }
 
 /** A body of the baseline's `POST /capture`: the identity fields only. */
@@ -141,6 +151,18 @@ export function apiScenarios(people: PersonFactory, forwardedFor = false): Scena
       baseline: 'baseline_capture_new',
       probe: { body: contactCreateBody(people.next()) },
       requests: unique('POST', '/v1/contacts', () => contactCreateBody(people.next())),
+    },
+    {
+      // issue 15, item 5: reported in contacts per second (2xx responses per second × 100); no bare baseline does a batch
+      name: 'contact_batch_upsert',
+      label: `POST /v1/contacts/batch, ${BATCH_SIZE} new contacts each request`,
+      target: 'api',
+      method: 'POST',
+      path: '/v1/contacts/batch',
+      baseline: null,
+      probe: { body: contactBatchBody(people) },
+      requests: unique('POST', '/v1/contacts/batch', () => contactBatchBody(people)),
+      itemsPerRequest: BATCH_SIZE,
     },
   ];
 }
