@@ -1,14 +1,14 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { createLeadflowClient, LeadflowWebhookVerificationError, verifyWebhook } from '@leadflow/sdk';
+import { createLeadflowClient, LeadflowClient, LeadflowWebhookVerificationError, verifyWebhook } from '@leadflow/sdk';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the worker app delivers the webhooks, as in webhooks-delivery.e2e-spec.ts
 import { createWorker } from '../../worker/src/bootstrap';
 import { TestApi } from './support/test-api';
 import { generateCertificate, HttpsReceiver, ReceivedWebhook, TestCertificate, webhooksBlueprint } from './support/webhooks-fixtures';
 
-async function waitFor<T>(read: () => T, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -29,6 +29,8 @@ describe('SDK verifyWebhook on real deliveries (real worker, HTTPS receiver on l
   let delivery: ReceivedWebhook;
   let secret: string;
   let deliveryId: string;
+  let subscriptionId: string;
+  let client: LeadflowClient;
 
   beforeAll(async () => {
     certificate = generateCertificate();
@@ -39,9 +41,10 @@ describe('SDK verifyWebhook on real deliveries (real worker, HTTPS receiver on l
     worker = await createWorker(api.services.config({ ...env, OUTBOX_RELAY_INTERVAL_MS: '20', WEBHOOK_RETRY_BASE_MS: '1' }));
 
     const account = await api.provision(webhooksBlueprint());
-    const client = createLeadflowClient({ apiKey: account.api_keys.full.key, baseUrl: await api.app.getUrl() });
+    client = createLeadflowClient({ apiKey: account.api_keys.full.key, baseUrl: await api.app.getUrl() });
     const subscription = await client.post('/v1/webhooks', { body: { url: receiver.url('/sdk'), events: ['contact_created'] } });
     secret = subscription.data.secret;
+    subscriptionId = subscription.data.id;
     await client.post('/v1/contacts', { body: { email: 'nadia.tremblay@example.com', first_name: 'Nadia' } });
     [delivery] = await waitFor(() => receiver.at('/sdk'), (received) => received.length >= 1, 'the contact_created delivery');
     deliveryId = String(delivery.headers['x-service-delivery']);
@@ -89,5 +92,29 @@ describe('SDK verifyWebhook on real deliveries (real worker, HTTPS receiver on l
   it('the Standard Webhooks form of the secret (whsec_ + base64 of its text) verifies the same delivery', () => {
     const whsec = `whsec_${Buffer.from(secret, 'utf8').toString('base64')}`;
     expect(verifyWebhook({ payload: delivery.rawBody, headers: delivery.headers, secret: whsec }).id).toBe(deliveryId);
+  });
+
+  it('the delivery log (GET /v1/webhooks/{id}/deliveries, walked with paginate) lists the verified delivery as succeeded', async () => {
+    // The receiver answered before the worker recorded the outcome: wait for the log to say so.
+    await waitFor(
+      () => client.get('/v1/webhooks/{id}/deliveries/{delivery_id}', { params: { path: { id: subscriptionId, delivery_id: deliveryId } } }),
+      (delivery) => delivery.data.status === 'succeeded',
+      'the delivery recorded as succeeded',
+    );
+    const logged: { id: string; status: string }[] = [];
+    for await (const item of client.paginate('/v1/webhooks/{id}/deliveries', { params: { path: { id: subscriptionId }, query: { limit: 1 } } })) logged.push(item);
+    expect(logged).toContainEqual(expect.objectContaining({ id: deliveryId, status: 'succeeded' }));
+  });
+
+  it('after POST /v1/webhooks/{id}/rotate-secret, a new delivery verifies with the new secret and, during the overlap, with the previous one', async () => {
+    const rotated = await client.post('/v1/webhooks/{id}/rotate-secret', { params: { path: { id: subscriptionId } } });
+    expect(rotated.data.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(rotated.data.secret).not.toBe(secret);
+    await client.post('/v1/contacts', { body: { email: 'apres.rotation@example.com' } });
+    const received = await waitFor(() => receiver.at('/sdk'), (all) => all.some((request) => request.rawBody.includes('apres.rotation@example.com')), 'the delivery after rotation');
+    const after = received.find((request) => request.rawBody.includes('apres.rotation@example.com'))!;
+    expect(verifyWebhook({ payload: after.rawBody, headers: after.headers, secret: rotated.data.secret }).event).toBe('contact_created');
+    expect(verifyWebhook({ payload: after.rawBody, headers: after.headers, secret }).event).toBe('contact_created');
+    expect(() => verifyWebhook({ payload: after.rawBody, headers: after.headers, secret: 'e'.repeat(64) })).toThrow(expect.objectContaining({ reason: 'mismatch' }));
   });
 });
