@@ -5,6 +5,7 @@ import { SmtpSink } from '@leadflow/shared-testing';
 import { createWorker } from '../../worker/src/bootstrap';
 import { captureLead, freshPhone, leadsBlueprint } from './support/lead-capture-fixtures';
 import { messagingBlueprint, sendEmail } from './support/messaging-fixtures';
+import { generateCertificate, HttpsReceiver, TestCertificate } from './support/webhooks-fixtures';
 import { sqlOf } from './support/sql';
 import { ProvisionedAccount, TestApi } from './support/test-api';
 
@@ -25,8 +26,8 @@ async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolea
 /**
  * Issue 17, item 4: the request id of the write that produced an outbox event travels with the event
  * into the worker: `platform.outbox.request_id`, then `request_id`, `account_id` and `event_id` on the
- * worker's log lines for the event (each consumer's "Integration event handled") and on the email
- * delivery's lines. The api and the real worker run at LOG_LEVEL=info on real PostgreSQL and Redis,
+ * worker's log lines for the event (each consumer's "Integration event handled"), on the webhook
+ * delivery's attempt lines (a real HTTPS receiver on loopback) and on the email delivery's lines. The api and the real worker run at LOG_LEVEL=info on real PostgreSQL and Redis,
  * their JSON log lines captured from the logger's stream.
  */
 describe('request id traced from the api through the worker (issue 17, item 4)', () => {
@@ -35,6 +36,8 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
   let api: TestApi;
   let worker: INestApplicationContext;
   let sink: SmtpSink;
+  let certificate: TestCertificate;
+  let receiver: HttpsReceiver;
   let account: ProvisionedAccount;
   let mailAccount: ProvisionedAccount;
   let sql: ReturnType<typeof sqlOf>;
@@ -47,19 +50,26 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
-    api = await TestApi.start({ LOG_LEVEL: 'info' }, undefined, { logStream });
-    worker = await createWorker(api.services.config({ LOG_LEVEL: 'info', SMTP_URL: sink.url, OUTBOX_RELAY_INTERVAL_MS: '20' }), undefined, { logStream });
+    certificate = generateCertificate();
+    receiver = await HttpsReceiver.start(certificate);
+    const env = { LOG_LEVEL: 'info', WEBHOOK_CA_FILE: certificate.certFile, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    api = await TestApi.start(env, undefined, { logStream });
+    worker = await createWorker(api.services.config({ ...env, SMTP_URL: sink.url, OUTBOX_RELAY_INTERVAL_MS: '20' }), undefined, { logStream });
     sql = sqlOf(api);
     account = await api.provision(leadsBlueprint());
+    const subscribed = await api.request({ method: 'POST', path: '/v1/webhooks', token: account.api_keys.full.key, body: { url: receiver.url('/trace'), events: ['lead_created'] } });
+    expect(subscribed.status).toBe(201);
     mailAccount = await api.provision(messagingBlueprint({ name: 'Courriels Tremblay' }));
   });
   afterAll(async () => {
     await worker?.close();
     await api?.close();
     await sink?.stop();
+    await receiver?.stop();
+    certificate?.remove();
   });
 
-  it('a capture sent with X-Request-Id: abc writes lead_created with request_id abc, and each consumer logs it with request_id, account_id and event_id', async () => {
+  it('a capture sent with X-Request-Id: abc writes lead_created with request_id abc; each consumer and the webhook delivery attempt log it with request_id, account_id and event_id', async () => {
     const requestId = `abc-${Date.now()}`;
     const response = await captureLead(api, account.api_keys.capture.key, { first_name: 'Élise', email: 'elise.trace@example.com', phone: freshPhone().raw, sms_consent: true }, {
       headers: { 'x-request-id': requestId },
@@ -75,6 +85,11 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
     expect(handled).toMatchObject({ app: 'worker', level: 30, consumer: 'webhooks', type: 'lead_created', request_id: requestId, account_id: account.account_id, event_id: event.id });
     // Every consumer's line for the event carries the same request id.
     expect(linesAbout('Integration event handled', event.id).every((line) => line.request_id === requestId)).toBe(true);
+
+    // The webhook delivery of the event: its attempt line carries the trace, and the receiver got it.
+    const [attempt] = await waitFor(() => linesAbout('Webhook delivery attempt', event.id), (found) => found.length > 0, 'the webhook delivery attempt line');
+    expect(attempt).toMatchObject({ app: 'worker', request_id: requestId, account_id: account.account_id, event_id: event.id, delivery_id: expect.any(String), result: 'succeeded', attempt: 1, response_status: 200 });
+    expect(receiver.at('/trace').map((request) => request.headers['x-service-delivery'])).toContain(attempt.delivery_id);
 
     // The api's own request line names the same id.
     const requestLine = lines.find((line) => line.msg === 'request completed' && line.request_id === requestId);

@@ -562,6 +562,8 @@ describe('Outbox consumers: inbox and reconciler', () => {
         occurredAt: '2026-11-02T15:04:05.123Z',
         payload: { deal_id: 'd-10' },
         actor: SYSTEM_ACTOR,
+        // Written outside any api request (issue 17, item 4: platform.outbox.request_id).
+        requestId: null,
       },
     ]);
   });

@@ -11,6 +11,11 @@ export interface IntegrationEvent<P extends Record<string, unknown> = Record<str
   readonly payload: P;
   /** Who acted: `{ type, id, name, via }` (public-api-v1 › Outbound webhooks). */
   readonly actor: Actor;
+  /**
+   * Id of the api request whose write produced the event (`X-Request-ID`), as the worker reads it back
+   * from the outbox; null or absent when none did. For log lines only: never in a payload (issue 17, item 4).
+   */
+  readonly requestId?: string | null;
 }
 
 export interface Actor {

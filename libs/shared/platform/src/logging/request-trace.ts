@@ -41,11 +41,12 @@ export function tracedPrincipal(principal: ApiKeyPrincipal, requestId: string): 
 }
 
 /**
- * The request id an event's outbox row gets: its actor's trace. Null for writes no api request made
- * (the worker's own, scheduled jobs, the operator API and the public quote page today).
+ * The request id an event's outbox row gets: the event's own (`requestId`, set on events read back from
+ * the outbox), else its actor's trace. Null for writes no api request made (the worker's own, scheduled
+ * jobs, the operator API and the public quote page today).
  */
-export function requestIdOfEvent(event: { actor: Actor }): string | null {
-  return requestTraceOf(event.actor)?.requestId ?? null;
+export function requestIdOfEvent(event: { actor: Actor; requestId?: string | null }): string | null {
+  return event.requestId ?? requestTraceOf(event.actor)?.requestId ?? null;
 }
 
 /** An event as the worker's log lines name it. */

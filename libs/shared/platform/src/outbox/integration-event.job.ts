@@ -75,6 +75,7 @@ export function toIntegrationEvent(job: IntegrationEventJob): IntegrationEvent {
     occurredAt: new Date(job.occurredAt),
     payload: job.payload,
     actor: job.actor,
+    requestId: job.requestId ?? null,
   };
 }
 

@@ -17,7 +17,11 @@ export class BullMqWebhookDeliveryScheduler extends WebhookDeliveryScheduler {
   async schedule(requests: readonly DeliveryJobRequest[]): Promise<void> {
     if (requests.length === 0) return;
     await this.queue.addBulk(
-      requests.map((r) => ({ name: DELIVER_WEBHOOK_JOB, data: { accountId: r.accountId, deliveryId: r.deliveryId }, opts: deliverWebhookJobOptions(r.jobId, r.attemptsMade) })),
+      requests.map((r) => ({
+        name: DELIVER_WEBHOOK_JOB,
+        data: { accountId: r.accountId, deliveryId: r.deliveryId, ...(r.eventId ? { eventId: r.eventId, requestId: r.requestId ?? null } : {}) },
+        opts: deliverWebhookJobOptions(r.jobId, r.attemptsMade),
+      })),
     );
   }
 

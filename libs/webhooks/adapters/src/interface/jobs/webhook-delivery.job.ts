@@ -15,6 +15,9 @@ export const WEBHOOK_BACKOFF = 'webhook-schedule';
 export interface DeliverWebhookJob {
   accountId: string;
   deliveryId: string;
+  /** The event delivered and the api request that produced it (null: none did), for the attempts' log lines; absent on jobs the sweeper or a redelivery queued. */
+  eventId?: string;
+  requestId?: string | null;
 }
 
 const DAY_SECONDS = 24 * 60 * 60;

@@ -8,6 +8,9 @@ export interface DeliveryJobRequest {
   attemptsMade: number;
   /** Job id; the delivery id for its first job. Adding an id already queued adds nothing. */
   jobId: string;
+  /** The event delivered and the api request that produced it (null: none did), for the attempts' log lines (issue 17, item 4). */
+  eventId?: string;
+  requestId?: string | null;
 }
 
 /** State of an attempt job, as far as the sweeper cares. */

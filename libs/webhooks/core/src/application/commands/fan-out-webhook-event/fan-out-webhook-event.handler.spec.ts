@@ -20,11 +20,15 @@ describe('FanOutWebhookEventHandler', () => {
     sub('named', { all: false, events: ['lead_created'] });
     sub('other', { all: false, events: ['note_created'] });
     sub('stranger', { all: true }, kit.account());
-    const result = await handler.execute(new FanOutWebhookEventCommand(event('lead_created', { contact_id: 'not-a-uuid', password: 'x' })));
+    const lead = event('lead_created', { contact_id: 'not-a-uuid', password: 'x' });
+    const result = await handler.execute(new FanOutWebhookEventCommand(lead));
     expect(result).toEqual({ deliveries: 2 });
     expect(kit.store.deliveries.map((d) => d.subscriptionId).sort()).toEqual(['all', 'named']);
     expect(kit.store.deliveries[0]).toMatchObject({ status: 'pending', attempt: 0, contactId: null, body: expect.objectContaining({ data: { contact_id: 'not-a-uuid', password: '[REDACTED]' } }) });
-    expect([...kit.scheduler.jobs.values()]).toEqual(kit.store.deliveries.map((d) => ({ accountId: d.accountId, deliveryId: d.id, attemptsMade: 0, jobId: d.id })));
+    // The jobs name the event and the api request that produced it (none here), for the attempts' log lines.
+    expect([...kit.scheduler.jobs.values()]).toEqual(
+      kit.store.deliveries.map((d) => ({ accountId: d.accountId, deliveryId: d.id, attemptsMade: 0, jobId: d.id, eventId: lead.id, requestId: null })),
+    );
   });
 
   it('is idempotent: the same event consumed twice creates and queues nothing new', async () => {

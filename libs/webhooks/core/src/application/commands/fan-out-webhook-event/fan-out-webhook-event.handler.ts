@@ -41,7 +41,9 @@ export class FanOutWebhookEventHandler implements ICommandHandler<FanOutWebhookE
       subscriptionIds: listening.map((s) => ({ deliveryId: newId(), subscriptionId: s.id })),
       now: this.clock.now(),
     });
-    await this.scheduler.schedule(waiting.map((d) => ({ accountId: d.accountId, deliveryId: d.id, attemptsMade: d.attemptsMade, jobId: d.id })));
+    await this.scheduler.schedule(
+      waiting.map((d) => ({ accountId: d.accountId, deliveryId: d.id, attemptsMade: d.attemptsMade, jobId: d.id, eventId: event.id, requestId: event.requestId ?? null })),
+    );
     return { deliveries: waiting.length };
   }
 }
