@@ -26,7 +26,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     if (reply.sent) {
-      this.logger.error({ err: exception, reqId: request.id }, 'Error after the response was sent');
+      this.logger.error({ err: exception, request_id: request.id }, 'Error after the response was sent');
       return;
     }
     sendError(reply, request, toDomainError(exception, this.logger, request), this.config.publicBaseUrl);
@@ -103,10 +103,10 @@ export function toDomainError(exception: unknown, logger: Logger, request?: Fast
     return new DomainError('invalid_request', (exception as Error).message ?? 'Bad request.', null, { status: statusCode });
   }
   if (isUnavailable(exception)) {
-    logger.error({ err: exception, reqId: request?.id }, 'Dependency unavailable');
+    logger.error({ err: exception, request_id: request?.id }, 'Dependency unavailable');
     return serviceUnavailable();
   }
-  logger.error({ err: exception, reqId: request?.id }, 'Unhandled error');
+  logger.error({ err: exception, request_id: request?.id }, 'Unhandled error');
   return new DomainError('internal_error', 'An unexpected error occurred. Quote the request id to support.', null);
 }
 
