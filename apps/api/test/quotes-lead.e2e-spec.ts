@@ -170,7 +170,7 @@ describe('quotes: lead actions, public page and expiry', () => {
       expect(html).toContain('Sign the quote');
     });
 
-    it('Sign (a form post) signs the quote and answers a confirmation page; the page then shows it signed without buttons', async () => {
+    it('Sign (a form post) signs the quote and answers 303 to the page itself (post/redirect/get); the page then shows it signed without buttons', async () => {
       const { quote, path } = await sent();
       const response = await api.request({
         method: 'POST',
@@ -178,8 +178,9 @@ describe('quotes: lead actions, public page and expiry', () => {
         rawBody: 'confirm=sign',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
-      expect(response.status).toBe(200);
-      expect(response.body).toContain('Merci! Votre signature a été enregistrée.');
+      expect(response.status).toBe(303);
+      expect(response.headers.location).toBe(path);
+      expect(response.raw.body).toBe('');
       expect((await getQuote(api, token, quote.id)).status).toBe('signed');
       const page: string = (await api.request({ path })).body;
       expect(page).toContain('Cette soumission a été signée.');
@@ -190,12 +191,13 @@ describe('quotes: lead actions, public page and expiry', () => {
       expect((await getQuote(api, token, quote.id)).status).toBe('signed');
     });
 
-    it('Decline (a form post) declines the quote', async () => {
+    it('Decline (a form post) declines the quote and answers 303 to the page, which then shows it declined', async () => {
       const { quote, path } = await sent({ language: 'en' });
       const response = await api.request({ method: 'POST', path: `${path}/decline`, rawBody: 'confirm=decline', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-      expect(response.status).toBe(200);
-      expect(response.body).toContain('Your decision was recorded.');
+      expect(response.status).toBe(303);
+      expect(response.headers.location).toBe(path);
       expect((await getQuote(api, token, quote.id)).status).toBe('declined');
+      expect((await api.request({ path })).body).toContain('You declined this quote.');
     });
 
     it('an unknown, malformed or archived token answers the 404 page and changes nothing', async () => {

@@ -63,7 +63,7 @@ describe('the public quote page in headless Chromium', () => {
     return { id: quote.id, number: quote.quote_number, link: pageLink(email!.html) };
   }
 
-  it('French: opens the emailed link, shows the line items, TPS, TVQ and total, Sign → confirmation, then the API reads signed', async () => {
+  it('French: opens the emailed link, shows the line items, TPS, TVQ and total, Sign → 303 → the page shows it signed, then the API reads signed', async () => {
     const quote = await sentQuote({ ...SENDABLE, prospect_phone: null, prospect_email: 'navigateur@example.com', prospect_name: 'Nadia <img src=x onerror=alert(1)>' });
     expect(quote.link.startsWith(`${base}/q/`)).toBe(true);
     const page = await browser.newPage();
@@ -89,8 +89,21 @@ describe('the public quote page in headless Chromium', () => {
       expect(await page.locator('.prospect img').count()).toBe(0);
       expect((await getQuote(api, token, quote.id)).status).toBe('viewed');
 
-      await Promise.all([page.waitForURL(`${quote.link}/sign`), page.getByRole('button', { name: 'Signer la soumission' }).click()]);
-      await expect(page.locator('h1').textContent()).resolves.toBe('Merci! Votre signature a été enregistrée.');
+      // The form post answers 303 See Other to the page itself; the browser follows it with a GET.
+      const statuses: number[] = [];
+      page.on('response', (answer) => statuses.push(answer.status()));
+      const [post] = await Promise.all([
+        page.waitForResponse((answer) => answer.url() === `${quote.link}/sign` && answer.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Signer la soumission' }).click(),
+      ]);
+      expect(post.status()).toBe(303);
+      expect(post.headers().location).toBe(new URL(quote.link).pathname);
+      await page.waitForURL(quote.link);
+      await expect(page.locator('p.status').textContent()).resolves.toBe('Cette soumission a été signée. Merci!');
+      expect(await page.locator('form').count()).toBe(0);
+      expect(statuses).toEqual([303, 200]);
+      // A reload is a GET of the page: nothing is posted again.
+      expect((await page.reload())?.status()).toBe(200);
       expect(dialogs).toEqual([]);
     } finally {
       await page.close();
@@ -101,7 +114,7 @@ describe('the public quote page in headless Chromium', () => {
     expect(listed.body.data.map((row: { id: string }) => row.id)).toContain(quote.id);
   });
 
-  it('English: the page reads in English with en-CA amounts; Decline → declined', async () => {
+  it('English: the page reads in English with en-CA amounts; Decline → 303 → the page shows it declined', async () => {
     const quote = await sentQuote({ ...SENDABLE, language: 'en', prospect_phone: null, prospect_email: 'browser.en@example.com' });
     const page = await browser.newPage();
     try {
@@ -110,8 +123,14 @@ describe('the public quote page in headless Chromium', () => {
       expect(await page.locator('tr.tps').innerText()).toMatch(/GST \(5%\)\s+\$220\.63/);
       expect(await page.locator('tr.tvq').innerText()).toMatch(/QST \(9\.975%\)\s+\$440\.15/);
       expect(await page.locator('tr.total').innerText()).toMatch(/Total\s+\$5,073\.28/);
-      await Promise.all([page.waitForURL(`${quote.link}/decline`), page.getByRole('button', { name: 'Decline the quote' }).click()]);
-      await expect(page.locator('h1').textContent()).resolves.toBe('Your decision was recorded.');
+      const [post] = await Promise.all([
+        page.waitForResponse((answer) => answer.url() === `${quote.link}/decline` && answer.request().method() === 'POST'),
+        page.getByRole('button', { name: 'Decline the quote' }).click(),
+      ]);
+      expect(post.status()).toBe(303);
+      await page.waitForURL(quote.link);
+      await expect(page.locator('p.status').textContent()).resolves.toBe('You declined this quote.');
+      expect(await page.locator('form').count()).toBe(0);
     } finally {
       await page.close();
     }

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { DomainError } from '@leadflow/shared-kernel';
 import { AcceptFormBody } from '@leadflow/shared-platform';
 import { ApplyPublicQuoteActionCommand, GetPublicQuoteQuery, OpenPublicQuoteCommand, PublicQuote } from '@leadflow/quotes-core';
-import { renderBadRequestPage, renderConfirmationPage, renderNotFoundPage, renderQuotePage } from './quote-page.renderer';
+import { renderBadRequestPage, renderNotFoundPage, renderQuotePage } from './quote-page.renderer';
 
 /** Headers of every page: the token is in the URL, so it must not leak (Referer, caches, indexes, frames). */
 const PAGE_HEADERS = {
@@ -28,7 +28,8 @@ function confirmed(contentType: string | undefined, body: unknown, action: 'sign
  * the quote's language, no authentication (the 256-bit token is the credential), outside `/v1` (not
  * part of the API description). `GET /q/{token}` marks a sent quote viewed; the Sign and Decline buttons
  * are HTML form posts (`application/x-www-form-urlencoded`, accepted on these two routes only) carrying
- * `confirm=sign` or `confirm=decline`, answered by a confirmation page; any other body is a 400 page.
+ * `confirm=sign` or `confirm=decline`, answered by 303 to the page itself (`GET /q/{token}`, which then
+ * shows the quote signed or declined: post/redirect/get); any other body is a 400 page.
  * Unknown token or archived quote: 404 page; a refused action (already signed, declined, expired,
  * cancelled): 409 with the quote page showing its status.
  */
@@ -88,7 +89,9 @@ export class PublicQuotePageController {
       return renderQuotePage(current, token);
     }
     if (!done) return this.notFound(reply);
-    return renderConfirmationPage(done, action, token);
+    // Post/redirect/get: 303 to the page itself, which shows the new state (a reload does not post again).
+    void reply.status(303).header('Location', `/q/${encodeURIComponent(token)}`);
+    return '';
   }
 
   private notFound(reply: FastifyReply): string {
