@@ -13,7 +13,9 @@ const AUTH_FAILURE_CODES = new Set(['invalid_api_key', 'invalid_admin_token', 'i
 type RequestLabels = 'method' | 'route' | 'status';
 
 interface RequestSeries {
-  requests: { inc(): void };
+  labels: readonly [method: string, route: string, status: string];
+  /** Requests answered: a plain number, turned into `leadflow_http_requests_total` when scraped. */
+  count: number;
   duration: { observe(value: number): void };
 }
 
@@ -29,22 +31,33 @@ interface RequestSeries {
  *   limit, `per_ip` route limits, `none` for the domain limits such as `test_quota_exceeded`);
  * - Node's default process metrics (`process_*`, `nodejs_*`, prom-client's collectDefaultMetrics).
  *
- * {@link record} is the whole per-request cost: three Map lookups for the cached label children, one counter
- * increment and one histogram observation (plus a refusal counter on 401/403/429); no allocation once a
- * route/method/status combination has been seen, nothing asynchronous.
+ * {@link record} is the whole per-request cost: three Map lookups for the cached series, one integer increment
+ * (the request counter is filled from it when scraped, in its `collect()`) and one histogram observation (plus
+ * a refusal counter on 401/403/429); nothing asynchronous.
  */
 export class HttpMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<RequestLabels>;
   private readonly duration: Histogram<RequestLabels>;
   private readonly authFailures: Counter<'reason'>;
   private readonly quotaRefusals: Counter<'limit_type' | 'code'>;
-  /** route → method → status → the two label children (prom-client hashes labels on every call otherwise). */
+  /** route → method → status → the series: its count and its histogram child (prom-client hashes labels on every call otherwise). */
   private readonly series = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'leadflow_http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames: ['method', 'route', 'status'], registers });
+    const series = this.series;
+    new Counter<RequestLabels>({
+      name: 'leadflow_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+      // Filled when scraped from the per-series integers record() increments (a prom-client inc() per request
+      // costs a label validation and hash).
+      collect() {
+        this.reset();
+        for (const byMethod of series.values()) for (const byStatus of byMethod.values()) for (const entry of byStatus.values()) this.labels(...entry.labels).inc(entry.count);
+      },
+    });
     this.duration = new Histogram({
       name: 'leadflow_http_request_duration_seconds',
       help: 'Time from the request to its response (Fastify reply.elapsedTime), by method, route template and status, in seconds.',
@@ -81,10 +94,10 @@ export class HttpMetrics {
     let series = byStatus.get(status);
     if (series === undefined) {
       const labels = [method, template, String(status)] as const;
-      series = { requests: this.requests.labels(...labels), duration: this.duration.labels(...labels) };
+      series = { labels, count: 0, duration: this.duration.labels(...labels) };
       byStatus.set(status, series);
     }
-    series.requests.inc();
+    series.count += 1;
     series.duration.observe(elapsedMs / 1000);
     if (status === 401 || status === 403 || status === 429) this.refusal(status, error);
   }
