@@ -31,7 +31,7 @@ describe('SDK generated types (libs/sdk)', () => {
           `First difference at ${firstDifference(committed, expected)}`,
       );
     }
-  });
+  }, 60_000);
 
   it('the generator script and the spec name the same files and command', () => {
     const script = readFileSync(join(WORKSPACE_ROOT, SCRIPT), 'utf8');
