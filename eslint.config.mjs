@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 import js from '@eslint/js';
 import nxPlugin from '@nx/eslint-plugin';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const require = createRequire(import.meta.url);
@@ -112,6 +113,33 @@ const boundaries = (tests) => [
 ];
 
 const TS_FILES = ['**/*.ts', '**/*.cts', '**/*.mts'];
+
+/**
+ * No deep imports into another project (issue 14, item 5): a project is reached through its package's
+ * entry point (`@leadflow/contacts-core`), never through its files (`@leadflow/contacts-core/src/domain/…`).
+ * Entry points a package declares beside its index (`@leadflow/shared-testing/fakes`) stay allowed.
+ */
+const NO_DEEP_IMPORTS = {
+  group: ['@leadflow/*/src', '@leadflow/*/src/**'],
+  message: "Import another project through its package entry point (@leadflow/<project>), not its src/ files.",
+};
+
+/**
+ * `import-x/no-cycle` (issue 14, item 5): no import cycle between the files of a project. Workspace packages
+ * are resolved without following their node_modules symlinks, so they count as external and the rule walks
+ * each project's own files only; cycles between projects are @nx/enforce-module-boundaries' (circular
+ * dependency). Type-only imports are ignored (erased at compile time).
+ */
+const importCycles = {
+  files: TS_FILES,
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'], symlinks: false })],
+    'import-x/extensions': ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'],
+    'import-x/external-module-folders': ['node_modules'],
+  },
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: false }] },
+};
 const TEST_FILES = [
   '**/*.spec.ts',
   '**/*.integration-spec.ts',
@@ -193,8 +221,12 @@ export default tseslint.config(
   {
     files: TS_FILES,
     plugins: { '@nx': nxPlugin },
-    rules: { '@nx/enforce-module-boundaries': boundaries(false) },
+    rules: {
+      '@nx/enforce-module-boundaries': boundaries(false),
+      'no-restricted-imports': ['error', { patterns: [NO_DEEP_IMPORTS] }],
+    },
   },
+  importCycles,
   {
     files: TEST_FILES,
     rules: {
@@ -210,6 +242,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            NO_DEEP_IMPORTS,
             { group: ['@nestjs/*'], message: 'core/src/domain is plain TypeScript: no Nest imports (put Nest wiring in application/ or adapters).' },
             { regex: '^(\\.\\./)+application(/|$)', message: 'core/src/domain must not import from ../application (dependencies point inwards).' },
           ],

@@ -94,6 +94,19 @@ export function isKnownErrorCode(code: string): boolean {
   return code in STATUS_BY_CODE;
 }
 
+/**
+ * Codes of DomainErrors raised in the worker only, never answered over HTTP (so not in the public error
+ * documentation): an automation step that cannot run (`executions.error`, `details.reason`) and an
+ * integration event a consumer cannot read (`platform.event_inbox` outcome `rejected:invalid_event`).
+ * Catalogued so that every code raised anywhere is written down (tools/lint/error-codes.spec.ts).
+ */
+const WORKER_ONLY_CODES = ['step_failed', 'invalid_event'] as const;
+
+/** True for a code of the HTTP catalogue or one of the worker-only codes. */
+export function isCataloguedErrorCode(code: string): boolean {
+  return isKnownErrorCode(code) || (WORKER_ONLY_CODES as readonly string[]).includes(code);
+}
+
 /** Every code of the catalogue (the codes the service can emit), in catalogue order. */
 export function knownErrorCodes(): string[] {
   return Object.keys(STATUS_BY_CODE);

@@ -1,6 +1,6 @@
 import { FieldViolation, normalizeEmail } from '@leadflow/shared-kernel';
 import { LeadCaptureRejectedError, LeadCaptureRejectionCode } from '../contacts.errors';
-import type { ContactAddress } from '../contact.aggregate';
+import type { ContactAddress } from '../contact-state';
 import { dealValueToCents } from '../deal-value';
 import { isReservedTagName, TAG_NAME_MAX_LENGTH } from '../tag-rules';
 import { IgnoredFields } from './ignored-fields';

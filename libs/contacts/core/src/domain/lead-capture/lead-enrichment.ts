@@ -1,5 +1,5 @@
 import type { CustomFieldValue } from '@leadflow/contacts-contracts';
-import type { ContactAddress, ContactState } from '../contact.aggregate';
+import type { ContactAddress, ContactState } from '../contact-state';
 import type { IgnoredFields } from './ignored-fields';
 import type { PipelineMember } from './lead-capture-input';
 
