@@ -38,7 +38,7 @@ describe('SDK against the running api', () => {
     createLeadflowClient({ apiKey: account.api_keys[key].key, baseUrl, ...options });
 
   describe('Me and Usage', () => {
-    it('GET /v1/me describes the calling key; GET /v1/usage counts the SDK requests', async () => {
+    it('GET /v1/me describes the calling key; GET /v1/usage answers the key's counters over a range (query parameters typed)', async () => {
       const account = await api.provision(contactsBlueprint());
       const client = clientFor(account);
 
@@ -97,6 +97,25 @@ describe('SDK against the running api', () => {
       const gone = await client.get('/v1/contacts/{id}', { params: { path: { id } } }).catch((error: unknown) => error);
       expect(gone).toBeInstanceOf(LeadflowApiError);
       expect(gone).toMatchObject({ status: 404, code: 'not_found', type: 'not_found_error' });
+    });
+
+    it('batch upsert answers one result per input (discriminated on status), and a merge dry run reports without writing, then the merge absorbs the contact', async () => {
+      const account = await api.provision(contactsBlueprint());
+      const client = clientFor(account);
+      const batch = await client.post('/v1/contacts/batch', {
+        body: { inputs: [{ email: 'lot1@example.com', first_name: 'Lot' }, { email: 'lot2@example.com' }, { first_name: 'Sans identité' }] },
+      });
+      expect(batch.data.map((result) => result.status)).toEqual(['created', 'created', 'error']);
+      const [first, second, refused] = batch.data;
+      if (first.status === 'error' || second.status === 'error' || refused.status !== 'error') throw new Error('unexpected batch results');
+      expect(refused.error.code).toEqual(expect.any(String));
+
+      const dryRun = await client.post('/v1/contacts/{id}/merge', { params: { path: { id: second.contact.id } }, body: { into: first.contact.id, dry_run: true } });
+      expect(dryRun.data).toMatchObject({ dry_run: true, merged_contact_id: second.contact.id, survivor: { id: first.contact.id } });
+      expect((await client.get('/v1/contacts/{id}', { params: { path: { id: second.contact.id } } })).data.id).toBe(second.contact.id);
+
+      await client.post('/v1/contacts/{id}/merge', { params: { path: { id: second.contact.id } }, body: { into: first.contact.id } });
+      await expect(client.get('/v1/contacts/{id}', { params: { path: { id: second.contact.id } } })).rejects.toMatchObject({ status: 404, code: 'not_found' });
     });
 
     it('a refusal throws LeadflowApiError carrying the envelope: 409 duplicate_contact with details, doc_url and the request id of X-Request-ID', async () => {
