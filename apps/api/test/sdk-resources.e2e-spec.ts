@@ -38,7 +38,7 @@ describe('SDK against the running api', () => {
     createLeadflowClient({ apiKey: account.api_keys[key].key, baseUrl, ...options });
 
   describe('Me and Usage', () => {
-    it('GET /v1/me describes the calling key; GET /v1/usage answers the key's counters over a range (query parameters typed)', async () => {
+    it('GET /v1/me describes the calling key; GET /v1/usage answers the counters of the key over a range (query parameters typed)', async () => {
       const account = await api.provision(contactsBlueprint());
       const client = clientFor(account);
 
