@@ -1,0 +1,66 @@
+import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
+import { asAccountId, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { outboxParams } from '../activity/journal-statements';
+import { apiKeyActor } from '../http/auth/route-policy.decorators';
+import { eventLogFields, requestIdOfEvent, requestTraceOf, tracedPrincipal, withRequestTrace } from './request-trace';
+
+/** Issue 17, item 4: the request id rides on the principal, then the actor, then the outbox row. */
+describe('request trace', () => {
+  const principal: ApiKeyPrincipal = {
+    keyId: 'key-1',
+    keyName: 'Formulaire du site',
+    keyPrefix: 'lf_live_ab',
+    accountId: asAccountId(newId()),
+    accountName: 'Rénovations Lavoie',
+    scopes: ['leads:capture'],
+    features: ['public_api'],
+    perHour: 1000,
+    eventsPerMinute: 60,
+    apiTermsAccepted: true,
+    createdAt: new Date('2026-11-01T00:00:00Z'),
+    expiresAt: null,
+  };
+  const event = (actor = SYSTEM_ACTOR, requestId?: string | null) => ({
+    id: newId(),
+    type: 'lead_created',
+    accountId: principal.accountId,
+    occurredAt: new Date('2026-11-25T01:00:00Z'),
+    payload: {},
+    actor,
+    ...(requestId === undefined ? {} : { requestId }),
+  });
+
+  it('a traced principal is a copy carrying the request id; the shared principal stays untraced', () => {
+    const traced = tracedPrincipal(principal, 'abc');
+    expect(traced).toEqual(principal);
+    expect(traced).not.toBe(principal);
+    expect(requestTraceOf(traced)).toEqual({ requestId: 'abc' });
+    expect(requestTraceOf(principal)).toBeNull();
+  });
+
+  it("the API-key actor built from a traced principal carries the trace, and its JSON is the spec's actor only", () => {
+    const actor = apiKeyActor(tracedPrincipal(principal, 'abc'));
+    expect(requestTraceOf(actor)).toEqual({ requestId: 'abc' });
+    expect(JSON.parse(JSON.stringify(actor))).toEqual({ type: 'api_key', id: 'key-1', name: 'Formulaire du site', via: 'api_key' });
+    expect(requestTraceOf(apiKeyActor(principal))).toBeNull();
+  });
+
+  it("an event's request id is its own (read back from the outbox), else its actor's trace, else null", () => {
+    const actor = apiKeyActor(tracedPrincipal(principal, 'abc'));
+    expect(requestIdOfEvent(event(actor))).toBe('abc');
+    expect(requestIdOfEvent(event(SYSTEM_ACTOR, 'from-outbox'))).toBe('from-outbox');
+    expect(requestIdOfEvent(event(SYSTEM_ACTOR))).toBeNull();
+    expect(requestIdOfEvent(event(withRequestTrace({ ...SYSTEM_ACTOR }, null)))).toBeNull();
+  });
+
+  it('the outbox insert gets the request ids as its 7th parameter, in event order', () => {
+    const traced = apiKeyActor(tracedPrincipal(principal, 'abc'));
+    const params = outboxParams([event(traced), event(SYSTEM_ACTOR)]);
+    expect(params).toHaveLength(7);
+    expect(params[6]).toEqual(['abc', null]);
+  });
+
+  it('worker log lines name request_id, account_id and event_id', () => {
+    expect(eventLogFields({ id: 'e-1', accountId: 'a-1', requestId: 'abc' })).toEqual({ request_id: 'abc', account_id: 'a-1', event_id: 'e-1' });
+  });
+});
