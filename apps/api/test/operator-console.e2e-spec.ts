@@ -228,13 +228,14 @@ describe('operator console (/console)', () => {
       const { cookie, csrf } = await login();
       const count = () => sqlOf(api).query<{ count: number }>('SELECT count(*)::int AS count FROM accounts.api_keys WHERE account_id = $1', [accountA]);
       const before = await count();
-      for (const fields of [
+      const refused: Record<string, string>[] = [
         { name: '', preset: 'lead_capture' },
         { name: 'nul\u0000', preset: 'lead_capture' },
         { name: 'ok', preset: 'everything' },
         { name: 'ok', preset: 'lead_capture', per_hour: '0' },
         { name: 'ok', preset: 'lead_capture', per_hour: 'abc' },
-      ]) {
+      ];
+      for (const fields of refused) {
         const response = await post(`/console/accounts/${accountA}/api-keys`, cookie, { ...fields, csrf });
         expect(response.status).toBe(400);
         expect(response.body).toContain('class="notice error"');

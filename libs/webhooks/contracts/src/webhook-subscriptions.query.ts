@@ -10,10 +10,12 @@ export interface OperatorWebhookSubscriptionView {
   api_key_id: string;
   /** ISO 8601 UTC with milliseconds. */
   created_at: string;
+  /** Why deliveries stopped (`endpoint_gone`, `failing_for_5_days`), null while enabled. */
+  disabled_reason: string | null;
 }
 
 /** Operator read (the console): every webhook subscription of the account, whichever key made it, newest first (at most 10 per account). */
-export class ListWebhookSubscriptionsQuery extends Query<OperatorWebhookSubscriptionView[]> {
+export class ListAccountWebhookSubscriptionsQuery extends Query<OperatorWebhookSubscriptionView[]> {
   constructor(readonly accountId: AccountId) {
     super();
   }

@@ -12,6 +12,7 @@ import { RescheduleLostDeliveriesHandler } from './commands/reschedule-lost-deli
 import { ListWebhookDeliveriesHandler } from './queries/list-webhook-deliveries/list-webhook-deliveries.handler';
 import { ListWebhookEventSamplesHandler } from './queries/list-webhook-event-samples/list-webhook-event-samples.handler';
 import { ListWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-webhook-subscriptions.handler';
+import { ListAccountWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-account-webhook-subscriptions.handler';
 
 /**
  * Every command and query handler of the webhooks context, declared once; the adapters' core module
@@ -30,6 +31,7 @@ export const WEBHOOKS_HANDLERS = [
   ListPublicWebhookDeliveriesHandler,
   GetWebhookDeliveryHandler,
   ListWebhookSubscriptionsHandler,
+  ListAccountWebhookSubscriptionsHandler,
   ListWebhookEventSamplesHandler,
   ListWebhookDeliveriesHandler,
 ];

@@ -54,9 +54,9 @@ export class InMemoryWebhookSubscriptions extends WebhookSubscriptionRepository 
     this.store.subscriptions.push(subscription);
   }
 
-  async listByKey(accountId: AccountId, apiKeyId: string): Promise<WebhookSubscriptionRecord[]> {
+  async listByKey(accountId: AccountId, apiKeyId: string | null): Promise<WebhookSubscriptionRecord[]> {
     return this.store.subscriptions
-      .filter((s) => s.accountId === accountId && s.apiKeyId === apiKeyId)
+      .filter((s) => s.accountId === accountId && (apiKeyId === null || s.apiKeyId === apiKeyId))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
   }
 

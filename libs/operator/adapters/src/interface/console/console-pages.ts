@@ -2,19 +2,13 @@ import { PRESETS } from '@leadflow/accounts-contracts';
 import type { AccountSummaryView, AccountView, ApiKeySummaryView, IssuedApiKey } from '@leadflow/accounts-contracts';
 import type { ActivityEntryView } from '@leadflow/operator-core';
 import type { Page } from '@leadflow/shared-kernel';
-import type { WebhookDeliveryView } from '@leadflow/webhooks-contracts';
+import type { OperatorWebhookSubscriptionView, WebhookDeliveryView } from '@leadflow/webhooks-contracts';
 import { consoleUrl, csrfField, e, formatInstant, layout } from './console-html';
 import { CONSOLE_TEXT, ConsoleLanguage, ConsoleText } from './console-i18n';
 import { embeddedJson, USAGE_RANGES_HOURS, UsageSeries } from './console-usage';
 
 /** A webhook subscription as the console lists it (never the secret). */
-export interface ConsoleSubscription {
-  id: string;
-  url: string;
-  events: string[] | '*';
-  api_key_id: string | null;
-  created_at: string;
-}
+export type ConsoleSubscription = OperatorWebhookSubscriptionView;
 
 /** Page context: language and the session's CSRF token (every form carries it). */
 export interface PageContext {
@@ -145,10 +139,11 @@ function subscriptionsTable(context: PageContext, subscriptions: ConsoleSubscrip
   const rows = subscriptions
     .map(
       (subscription) => `<tr class="subscription" data-subscription-id="${e(subscription.id)}"><td><code>${e(subscription.url)}</code></td>
-<td>${subscription.events === '*' ? e(t.allEvents) : e(subscription.events.join(', '))}</td><td><code>${e(subscription.api_key_id ?? '—')}</code></td><td>${e(formatInstant(subscription.created_at))}</td></tr>`,
+<td>${subscription.events === '*' ? e(t.allEvents) : e(subscription.events.join(', '))}</td><td><code>${e(subscription.api_key_id)}</code></td>
+<td class="state">${subscription.disabled_reason ? `${e(t.disabled)} (${e(subscription.disabled_reason)})` : e(t.enabled)}</td><td>${e(formatInstant(subscription.created_at))}</td></tr>`,
     )
     .join('\n');
-  return `<table><thead><tr><th>${e(t.url)}</th><th>${e(t.events)}</th><th>${e(t.createdByKey)}</th><th>${e(t.createdAt)}</th></tr></thead>
+  return `<table><thead><tr><th>${e(t.url)}</th><th>${e(t.events)}</th><th>${e(t.createdByKey)}</th><th>${e(t.state)}</th><th>${e(t.createdAt)}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;

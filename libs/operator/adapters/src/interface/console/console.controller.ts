@@ -18,7 +18,7 @@ import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
 import { asAccountId, AccountId, Clock, DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
 import { AcceptFormBody, AppConfig, readPageRequest, TransactionHost } from '@leadflow/shared-platform';
 import { GetAccountUsageQuery, GetUsageQuery } from '@leadflow/usage-contracts';
-import { ListWebhookDeliveriesQuery, ListWebhookSubscriptionsQuery, RedeliverWebhookDeliveryCommand } from '@leadflow/webhooks-contracts';
+import { ListWebhookDeliveriesQuery, ListAccountWebhookSubscriptionsQuery, RedeliverWebhookDeliveryCommand } from '@leadflow/webhooks-contracts';
 import { accountIdParam, UuidOr404Pipe } from '../http/uuid-or-404.pipe';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE, loadChartJsBundle } from './console-assets';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -472,7 +472,7 @@ export class ConsoleController {
   /** The account's subscriptions, or null while the webhooks context does not answer the query yet. */
   private async subscriptions(accountId: AccountId): Promise<ConsoleSubscription[] | null> {
     try {
-      return await this.queries.execute(new ListWebhookSubscriptionsQuery(accountId));
+      return await this.queries.execute(new ListAccountWebhookSubscriptionsQuery(accountId));
     } catch (error) {
       if (isMissingHandler(error)) return null;
       throw error;

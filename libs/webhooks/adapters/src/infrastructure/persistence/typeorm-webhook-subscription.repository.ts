@@ -67,10 +67,12 @@ export class TypeOrmWebhookSubscriptionRepository extends WebhookSubscriptionRep
     );
   }
 
-  async listByKey(accountId: AccountId, apiKeyId: string): Promise<WebhookSubscriptionRecord[]> {
+  async listByKey(accountId: AccountId, apiKeyId: string | null): Promise<WebhookSubscriptionRecord[]> {
     const rows: SubscriptionRow[] = await this.transactions.manager.query(
-      `SELECT ${COLUMNS} FROM webhooks.subscriptions WHERE account_id = $1 AND api_key_id = $2 ORDER BY created_at DESC, id DESC`,
-      [accountId, apiKeyId],
+      apiKeyId === null
+        ? `SELECT ${COLUMNS} FROM webhooks.subscriptions WHERE account_id = $1 ORDER BY created_at DESC, id DESC`
+        : `SELECT ${COLUMNS} FROM webhooks.subscriptions WHERE account_id = $1 AND api_key_id = $2 ORDER BY created_at DESC, id DESC`,
+      apiKeyId === null ? [accountId] : [accountId, apiKeyId],
     );
     return rows.map(toRecord);
   }

@@ -35,8 +35,8 @@ export abstract class WebhookSubscriptionRepository {
   /** Inserts the subscription (in the current unit of work); the fan-out sees it once committed. */
   abstract insert(subscription: WebhookSubscriptionRecord): Promise<void>;
 
-  /** The key's subscriptions, newest first (`created_at DESC, id DESC`). */
-  abstract listByKey(accountId: AccountId, apiKeyId: string): Promise<WebhookSubscriptionRecord[]>;
+  /** The key's subscriptions, newest first (`created_at DESC, id DESC`); `apiKeyId` null: every key's (the operator console). */
+  abstract listByKey(accountId: AccountId, apiKeyId: string | null): Promise<WebhookSubscriptionRecord[]>;
 
   /** Deletes the key's subscription and answers its url; null when it is not the account's and the key's. */
   abstract deleteOwned(accountId: AccountId, apiKeyId: string, id: string): Promise<{ url: string } | null>;
