@@ -2,9 +2,9 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { asAccountId, newId, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { outboxParams } from '../activity/journal-statements';
 import { apiKeyActor } from '../http/auth/route-policy.decorators';
-import { eventLogFields, requestIdOfEvent, requestTraceOf, tracedPrincipal, withRequestTrace } from './request-trace';
+import { eventLogFields, requestIdOfEvent, requestTraceOf, withRequestTrace } from './request-trace';
 
-/** Issue 17, item 4: the request id rides on the principal, then the actor, then the outbox row. */
+/** Issue 17, item 4: the request id rides on the write's actor to the outbox row. */
 describe('request trace', () => {
   const principal: ApiKeyPrincipal = {
     keyId: 'key-1',
@@ -30,32 +30,27 @@ describe('request trace', () => {
     ...(requestId === undefined ? {} : { requestId }),
   });
 
-  it('a traced principal is a copy carrying the request id; the shared principal stays untraced', () => {
-    const traced = tracedPrincipal(principal, 'abc');
-    expect(traced).toEqual(principal);
-    expect(traced).not.toBe(principal);
-    expect(requestTraceOf(traced)).toEqual({ requestId: 'abc' });
-    expect(requestTraceOf(principal)).toBeNull();
-  });
+  /** What `@CurrentActor()` builds for a write: the key's actor, registered with the request's id. */
+  const requestActor = (requestId: string) => withRequestTrace(apiKeyActor(principal), { requestId });
 
-  it("the API-key actor built from a traced principal carries the trace, and its JSON is the spec's actor only", () => {
-    const actor = apiKeyActor(tracedPrincipal(principal, 'abc'));
+  it("the request's actor carries the trace, and its JSON is the spec's actor only; the shared principal and plain actors carry none", () => {
+    const actor = requestActor('abc');
     expect(requestTraceOf(actor)).toEqual({ requestId: 'abc' });
     expect(JSON.parse(JSON.stringify(actor))).toEqual({ type: 'api_key', id: 'key-1', name: 'Formulaire du site', via: 'api_key' });
+    expect(requestTraceOf(principal)).toBeNull();
     expect(requestTraceOf(apiKeyActor(principal))).toBeNull();
+    expect(requestTraceOf(SYSTEM_ACTOR)).toBeNull();
   });
 
   it("an event's request id is its own (read back from the outbox), else its actor's trace, else null", () => {
-    const actor = apiKeyActor(tracedPrincipal(principal, 'abc'));
-    expect(requestIdOfEvent(event(actor))).toBe('abc');
+    expect(requestIdOfEvent(event(requestActor('abc')))).toBe('abc');
     expect(requestIdOfEvent(event(SYSTEM_ACTOR, 'from-outbox'))).toBe('from-outbox');
     expect(requestIdOfEvent(event(SYSTEM_ACTOR))).toBeNull();
     expect(requestIdOfEvent(event(withRequestTrace({ ...SYSTEM_ACTOR }, null)))).toBeNull();
   });
 
   it('the outbox insert gets the request ids as its 7th parameter, in event order', () => {
-    const traced = apiKeyActor(tracedPrincipal(principal, 'abc'));
-    const params = outboxParams([event(traced), event(SYSTEM_ACTOR)]);
+    const params = outboxParams([event(requestActor('abc')), event(SYSTEM_ACTOR)]);
     expect(params).toHaveLength(7);
     expect(params[6]).toEqual(['abc', null]);
   });

@@ -1,4 +1,3 @@
-import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { Actor } from '@leadflow/shared-kernel';
 
 /**
@@ -12,7 +11,7 @@ export interface RequestTrace {
 }
 
 /**
- * Traces ride on the objects a request hands down (its principal, then the actor built from it, which
+ * Traces ride on the objects a request hands down (the actor `@CurrentActor()` builds for a write, which
  * every event of the write carries), in a WeakMap: nothing is added to the objects themselves (no JSON,
  * no equality changes), nothing outlives them, and no AsyncLocalStorage runs per request (on Node 20 an
  * enabled one costs every promise of the process a hook; TransactionHost keeps its own off outside
@@ -29,15 +28,6 @@ export function withRequestTrace<T extends object>(target: T, trace: RequestTrac
 /** The trace registered on `target` (an actor, a principal), or null. */
 export function requestTraceOf(target: object | null | undefined): RequestTrace | null {
   return (target && TRACES.get(target)) || null;
-}
-
-/**
- * The principal of one request, traced: a copy of the (cached, shared) principal that ApiRequestGuard
- * resolved, carrying the request's id. ApiRequestGuard stores it as `request.leadflow.principal`;
- * `apiKeyActor` (behind `@CurrentActor()`) hands the trace on to the actor of the write.
- */
-export function tracedPrincipal(principal: ApiKeyPrincipal, requestId: string): ApiKeyPrincipal {
-  return withRequestTrace({ ...principal }, { requestId });
 }
 
 /**

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
-import type { Page } from '@leadflow/shared-kernel';
-import { apiKeyActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import type { Actor, Page } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import { EmailThreadView, ListEmailThreadsQuery } from '@leadflow/messaging-contracts';
 import { SendEmailCommand, SentEmailView } from '@leadflow/messaging-core';
 import { SendEmailDto } from './dto/send-email.dto';
@@ -23,12 +23,12 @@ export class EmailsController {
   /** 201 `{ data: { id, status: 'queued', … } }`; rules: see SendEmailHandler. */
   @Post('send')
   @RequireScope('email:send')
-  async send(@CurrentKey() key: ApiKeyPrincipal, @Body() body: SendEmailDto): Promise<{ data: SentEmailView }> {
+  async send(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: SendEmailDto): Promise<{ data: SentEmailView }> {
     const sent = await this.commands.execute(
       new SendEmailCommand(
         key.accountId,
         { to: body.to, subject: body.subject, html: body.body, test: body.test === true },
-        apiKeyActor(key),
+        actor,
       ),
     );
     return { data: sent };

@@ -10,7 +10,6 @@ import { MAX_JSON_DEPTH } from '../fastify-setup';
 import { LimitCheck, LimitOutcome, quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
 import { UsageRecorder } from '../usage-recorder.port';
 import { unstorableTextViolations } from '../text/unstorable-text';
-import { tracedPrincipal } from '../../logging/request-trace';
 import { CLEANS_TEXT, IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
 
 /** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
@@ -81,8 +80,7 @@ export class ApiRequestGuard implements CanActivate {
     }
     if (!path.startsWith('/v1/')) return true;
 
-    // A per-request copy carrying the request id, which the actor built from it hands to the write's outbox rows (request-trace.ts).
-    const principal = tracedPrincipal(await this.authenticate(request), String(request.id));
+    const principal = await this.authenticate(request);
     request.leadflow.principal = principal;
     this.usage.started(principal, request.leadflow.receivedAt ?? this.clock.now());
 

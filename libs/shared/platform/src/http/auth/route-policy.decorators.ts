@@ -2,7 +2,7 @@ import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/com
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal, Feature, Scope } from '@leadflow/accounts-contracts';
 import type { AccountId, Actor } from '@leadflow/shared-kernel';
-import { requestTraceOf, withRequestTrace } from '../../logging/request-trace';
+import { withRequestTrace } from '../../logging/request-trace';
 
 export const REQUIRED_SCOPE = 'leadflow:required-scope';
 export const REQUIRED_FEATURE = 'leadflow:required-feature';
@@ -73,13 +73,17 @@ export const CurrentAccount = createParamDecorator((_: unknown, context: Executi
  * (public-api-v1 › Outbound webhooks: the `actor` of an event; the activity log's `actor`).
  */
 export function apiKeyActor(key: ApiKeyPrincipal): Actor {
-  // The request's trace (request id) rides on the actor to the write's outbox rows (logging/request-trace.ts).
-  return withRequestTrace<Actor>({ type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' }, requestTraceOf(key));
+  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
 }
 
-/** The calling key as the {@link Actor} of the write (see {@link apiKeyActor}), for commands that record who acted. */
+/**
+ * The calling key as the {@link Actor} of the write (see {@link apiKeyActor}), for commands that record who
+ * acted. The actor carries the request's id (logging/request-trace.ts), which the write's outbox rows get
+ * (`platform.outbox.request_id`, issue 17, item 4): only writes pay for it, reads never build an actor.
+ */
 export const CurrentActor = createParamDecorator((_: unknown, context: ExecutionContext): Actor => {
-  const principal = context.switchToHttp().getRequest<FastifyRequest>().leadflow.principal;
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  const principal = request.leadflow.principal;
   if (!principal) throw new Error('CurrentActor used on a route without API key authentication');
-  return apiKeyActor(principal);
+  return withRequestTrace(apiKeyActor(principal), { requestId: String(request.id) });
 });
