@@ -161,7 +161,7 @@ function deliveriesTable(context: PageContext, accountId: string, deliveries: We
 <td>${e(delivery.response_status ?? '—')}</td><td>${e(formatInstant(delivery.next_attempt_at))}</td><td>${e(formatInstant(delivery.created_at))}</td><td><code>${e(delivery.subscription_id)}</code></td><td>${redeliver}</td></tr>`;
     })
     .join('\n');
-  return `<table><thead><tr><th>${e(t.event)}</th><th>${e(t.status)}</th><th>${e(t.attempts)}</th><th>${e(t.response)}</th><th>${e(t.nextAttempt)}</th><th>${e(t.createdAt)}</th><th>${e(t.subscriptions)}</th><th></th></tr></thead>
+  return `<table><thead><tr><th>${e(t.event)}</th><th>${e(t.status)}</th><th>${e(t.attempts)}</th><th>${e(t.response)}</th><th>${e(t.nextAttempt)}</th><th>${e(t.createdAt)}</th><th>${e(t.subscription)}</th><th></th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;
