@@ -1,17 +1,12 @@
+import { escapeHtml as kernelEscapeHtml } from '@leadflow/shared-kernel';
 import { CONSOLE_TEXT, ConsoleLanguage } from './console-i18n';
 
 /**
- * Text for HTML content and double-quoted attribute values: `& < > " '` as entities. Every value the
- * console interpolates goes through it. (A copy of the one the docs and quote pages use; another change
- * moves one `escapeHtml` into the shared kernel, which this file will then import.)
+ * Any value as text for HTML content and double-quoted attribute values (null and undefined as empty):
+ * the kernel's {@link kernelEscapeHtml} (`& < > " '` as entities). Every value the console interpolates goes through it.
  */
 export function escapeHtml(text: unknown): string {
-  return String(text ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return kernelEscapeHtml(String(text ?? ''));
 }
 
 /** Shorthand for {@link escapeHtml}. */
