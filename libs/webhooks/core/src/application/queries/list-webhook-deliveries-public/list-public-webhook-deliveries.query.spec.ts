@@ -28,6 +28,13 @@ describe('ListPublicWebhookDeliveriesQuery.readFilter', () => {
     ]);
   });
 
+  it('a date alone covers its whole UTC day (to = its last millisecond)', () => {
+    expect(ListPublicWebhookDeliveriesQuery.readFilter({ from: '2026-11-25', to: '2026-11-25' })).toMatchObject({
+      from: new Date('2026-11-25T00:00:00.000Z'),
+      to: new Date('2026-11-25T23:59:59.999Z'),
+    });
+  });
+
   it('from after to is invalid_range', () => {
     expect(() => ListPublicWebhookDeliveriesQuery.readFilter({ from: '2026-11-25', to: '2026-11-01' })).toThrow(ValidationFailedError);
   });

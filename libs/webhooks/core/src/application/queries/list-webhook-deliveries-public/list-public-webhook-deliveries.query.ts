@@ -21,7 +21,8 @@ export class ListPublicWebhookDeliveriesQuery extends Query<Page<PublicDeliveryV
   /**
    * Reads the filters: `status` (one of pending, succeeded, failed, exhausted: reason `invalid_value`),
    * `event` (a catalog name: `unknown_event_type`), `from` / `to` (ISO 8601 date or date-time:
-   * `invalid_format`; `from` after `to`: `invalid_range` on `from`), all reported together as 400
+   * `invalid_format`; a date alone covers its whole UTC day; `from` after `to`: `invalid_range` on `from`),
+   * all reported together as 400
    * `validation_error`.
    */
   static readFilter(query: Record<string, unknown>): PublicDeliveryFilter {
@@ -40,7 +41,8 @@ export class ListPublicWebhookDeliveriesQuery extends Query<Page<PublicDeliveryV
       if (raw === undefined) continue;
       const date = typeof raw === 'string' && ISO.test(raw) ? new Date(raw) : null;
       if (!date || Number.isNaN(date.getTime())) violations.push({ field, reason: 'invalid_format', message: `${field} must be an ISO 8601 date or date-time.` });
-      else filter[field] = date;
+      // A date alone is the whole UTC day: `from` its first millisecond, `to` its last.
+      else filter[field] = field === 'to' && (raw as string).length === 10 ? new Date(date.getTime() + 86_400_000 - 1) : date;
     }
     if (filter.from && filter.to && filter.from > filter.to) violations.push({ field: 'from', reason: 'invalid_range', message: 'from must not be after to.' });
     if (violations.length > 0) throw new ValidationFailedError(violations);
