@@ -12,7 +12,7 @@ describe('deal_value: positive CAD amounts stored as cents', () => {
     expect(dealValueToCents(dollars)).toBe(cents);
   });
 
-  it.each([0, -5, 12.345, Number.NaN, Number.POSITIVE_INFINITY, 1e13, '0', '1e3'])('refuses %p', (dollars) => {
+  it.each([0, -5, 12.345, 0.1 + 0.2, 19.990000000000002, Number.NaN, Number.POSITIVE_INFINITY, 1e13, '0', '1e3'])('refuses %p', (dollars) => {
     expect(dealValueToCents(dollars)).toBeNull();
   });
 });
