@@ -21,7 +21,7 @@ describe('error codes: every code raised is catalogued', () => {
     expect(new Set(scan.codes.map((raised) => raised.code)).size).toBeGreaterThan(40); // the scan sees the codes at all
     expect(scan.codes.filter((raised) => !isCataloguedErrorCode(raised.code))).toEqual([]);
     expect(scan.unresolved.filter((entry) => FORWARDED.get(entry.at.split(':')[0]) !== entry.expression)).toEqual([]);
-  });
+  }, 60_000); // parses every production source file
 
   it('fails when broken: an uncatalogued code (subclass, new DomainError, literal-union parameter, IP limit) and an unreadable code are reported', () => {
     const root = mkdtempSync(join(tmpdir(), 'error-codes-'));
