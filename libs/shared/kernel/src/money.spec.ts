@@ -59,11 +59,13 @@ describe('Money.parseDollars', () => {
     [0, 0],
     ['19.99', 1999],
     [' 7.5 ', 750],
+    [0.1 + 0.2, 30], // float noise of 0.30 (within a millionth of a cent)
+    [19.990000000000002, 1999],
   ])('reads %p dollars as %p cents', (input, cents) => {
     expect(Money.parseDollars(input)?.cents).toBe(cents);
   });
 
-  it.each([-5, 12.345, 0.1 + 0.2, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 1e-7, '1e3', '-1', '12.345', '', 'abc'])('refuses %p', (input) => {
+  it.each([-5, 12.345, 0.005, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 1e-7, '1e3', '-1', '12.345', '0.30000000000000004', '', 'abc'])('refuses %p', (input) => {
     expect(Money.parseDollars(input)).toBeNull();
   });
 

@@ -55,6 +55,19 @@ export function centsToDollars(cents: number | null): number | null {
   return cents === null ? null : cents / 100;
 }
 
+/**
+ * A JSON number that binary floating point put within a millionth of a cent of a whole cent (`0.1 + 0.2`
+ * is `0.30000000000000004`, what a form that adds amounts in JavaScript sends): that cent. Null for a
+ * real sub-cent amount (`12.345`). Contacts' `deal_value` accepted such numbers before the kernel
+ * parser existed, and keeps doing so.
+ */
+function floatNoiseCents(value: number): bigint | null {
+  if (!Number.isFinite(value) || value < 0) return null;
+  const scaled = value * 100;
+  const cents = Math.round(scaled);
+  return Number.isSafeInteger(cents) && Math.abs(scaled - cents) <= 1e-6 ? BigInt(cents) : null;
+}
+
 /** An amount of CAD in integer cents (never a fraction of a cent). */
 export class Money {
   private constructor(readonly cents: number) {}
@@ -72,7 +85,7 @@ export class Money {
    * `validation_error` reason). `0.1 + 0.2` (`0.30000000000000004`) is refused, `4.35` is 435 cents.
    */
   static parseDollars(input: number | string, options: { max?: number } = {}): Money | null {
-    const cents = typeof input === 'string' ? textToScaled(input.trim(), 2) : typeof input === 'number' ? toScaled(input, 2) : null;
+    const cents = typeof input === 'string' ? textToScaled(input.trim(), 2) : typeof input === 'number' ? (toScaled(input, 2) ?? floatNoiseCents(input)) : null;
     if (cents === null || cents > BigInt(Number.MAX_SAFE_INTEGER)) return null;
     if (options.max !== undefined && cents > BigInt(Math.round(options.max * 100))) return null;
     return new Money(Number(cents));
