@@ -29,7 +29,10 @@ import { ListPresuasionSubmissionsHandler } from './queries/list-presuasion-subm
 import { RecomputeLeadScoreHandler } from './commands/lead-score/recompute-lead-score.handler';
 import { ReviewDueLeadScoresHandler } from './commands/lead-score/review-due-lead-scores.handler';
 
-/** Every command and query handler of the contacts context (registered by its adapters modules). */
+/**
+ * Every command and query handler of the contacts context, declared once; the adapters' core module
+ * (ContactsCoreModule) registers them all, with the port bindings, for both the api and the worker.
+ */
 export const CONTACTS_HANDLERS = [
   CreateContactHandler,
   UpdateContactHandler,
@@ -65,19 +68,7 @@ export const CONTACTS_HANDLERS = [
   RecordPresuasionSubmissionHandler,
   GetPresuasionSubmissionHandler,
   ListPresuasionSubmissionsHandler,
-];
-
-/**
- * Handlers the worker's contacts jobs run: the SMS follow-up hand-off of captured leads, the lead
- * score's recompute and review pass, and the published commands and queries the automations engine
- * dispatches in the worker (contact card, tags, stage moves).
- */
-export const CONTACTS_JOB_HANDLERS = [
   HandOffSmsFollowUpHandler,
   RecomputeLeadScoreHandler,
   ReviewDueLeadScoresHandler,
-  GetContactCardHandler,
-  TagContactByNameHandler,
-  UntagContactByNameHandler,
-  MoveContactToStageHandler,
 ];
