@@ -1,4 +1,5 @@
 import { redisProxy, RedisProxy, TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
+import { db } from './support/contacts-fixtures';
 import { TestApi } from './support/test-api';
 
 /**
@@ -23,6 +24,19 @@ describe('brute-force limits', () => {
       expect(refused.body).toMatchObject({ code: 'rate_limit_exceeded', details: { limit_type: 'brute_force', retry_after_seconds: expect.any(Number) } });
       expect(refused.headers['retry-after']).toBeDefined();
       expect((await wrong('198.51.100.8')).body).toMatchObject({ code: 'invalid_admin_token' });
+    });
+
+    it('past the limit, the right operator token from that address is refused too (429 brute_force, nothing written): a guess cannot be told right from wrong', async () => {
+      const remoteAddress = '198.51.100.9';
+      for (let attempt = 1; attempt <= 10; attempt += 1) {
+        expect((await api.request({ method: 'POST', path: '/admin/v1/accounts', token: 'not-the-token', remoteAddress, body: { name: 'x' } })).status).toBe(401);
+      }
+      const right = await api.request({ method: 'POST', path: '/admin/v1/accounts', token: TEST_ADMIN_TOKEN, remoteAddress, body: { name: 'Toitures Brute' } });
+      expect(right.status).toBe(429);
+      expect(right.body).toMatchObject({ code: 'rate_limit_exceeded', details: { limit_type: 'brute_force' } });
+      expect(await db(api).query(`SELECT id FROM accounts.accounts WHERE name = 'Toitures Brute'`)).toEqual([]);
+      const elsewhere = await api.request({ method: 'POST', path: '/admin/v1/accounts', token: TEST_ADMIN_TOKEN, remoteAddress: '198.51.100.10', body: { name: 'Toitures Brute' } });
+      expect(elsewhere.status).toBe(201);
     });
 
     it('a token differing only in length is refused like any wrong token (digests compared)', async () => {

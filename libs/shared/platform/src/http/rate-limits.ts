@@ -88,6 +88,18 @@ export class RateLimits {
   }
 
   /**
+   * The units of `name` already consumed by `subject` in the current window, without consuming one
+   * (one round trip: GET and PTTL pipelined): lets a caller refuse before looking at a credential.
+   * Throws while Redis is not connected, like {@link consumeAll}.
+   */
+  async consumed(name: string, subject: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }> {
+    if (this.redis.client.status !== 'ready') throw new Error(`Redis connection ${this.redis.client.status}`);
+    const key = this.counterKey({ name, subject, points: 0, windowSeconds });
+    const [[, count], [, ttlMs]] = (await this.redis.client.pipeline().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
+    return { count: Number(count ?? 0), resetSeconds: Math.max(1, Math.ceil(Number(ttlMs) / 1000)) };
+  }
+
+  /**
    * Consumes the checks in order in one round trip (EVALSHA). Returns one outcome per check reached: all
    * allowed, or the allowed ones followed by the first refused (the checks after it are not consumed and
    * have no outcome).

@@ -42,6 +42,13 @@ class LocalCounters {
     };
   }
 
+  /** The units counted for `subject` in its current window, none consumed. */
+  peek(subject: string, now: number): { count: number; resetSeconds: number } {
+    const window = this.windows.get(subject);
+    if (!window || window.resetAt <= now) return { count: 0, resetSeconds: 1 };
+    return { count: window.count, resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
+  }
+
   private prune(now: number): void {
     for (const [subject, window] of this.windows) if (window.resetAt <= now) this.windows.delete(subject);
   }
@@ -202,6 +209,10 @@ export class ApiRequestGuard implements CanActivate {
     const given = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
     const expected = createHash('sha256').update(token).digest();
     const actual = createHash('sha256').update(given ?? '').digest();
+    // an address that used up its wrong tokens is refused before its token is looked at, so a right guess
+    // made past the limit gains nothing (it answers 429 like a wrong one)
+    const spent = await this.failuresSpent('admin_failures', request.ip);
+    if (spent.count >= ADMIN_ATTEMPTS) throw quotaExceeded('brute_force', spent.resetSeconds);
     if (given !== undefined && timingSafeEqual(actual, expected)) return;
     const attempts = await this.countFailure('admin_failures', request.ip, ADMIN_ATTEMPTS);
     if (!attempts.allowed) throw quotaExceeded('brute_force', attempts.report.resetSeconds);
@@ -230,6 +241,16 @@ export class ApiRequestGuard implements CanActivate {
   }
 
   /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
+  /** Failures already counted for `ip` in the window (Redis, else this process's counter), none consumed. */
+  private async failuresSpent(name: string, ip: string): Promise<{ count: number; resetSeconds: number }> {
+    try {
+      return await this.limits.consumed(name, ip, BRUTE_FORCE_WINDOW_SECONDS);
+    } catch (error) {
+      this.warnOnce(error, 'Failure counter store unavailable; counting in process');
+      return this.local.peek(`${name}:${ip}`, Date.now());
+    }
+  }
+
   private async countFailure(name: string, ip: string, points: number): Promise<LimitOutcome> {
     try {
       return await this.limits.consume(name, ip, points, BRUTE_FORCE_WINDOW_SECONDS);
