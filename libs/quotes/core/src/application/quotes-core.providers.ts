@@ -1,19 +1,21 @@
-import {
-  ApplyPublicQuoteActionHandler,
-  ApplyQuoteLeadActionHandler,
-  ArchiveQuoteHandler,
-  GetPublicQuoteHandler,
-  LeadActionRunner,
-  OpenPublicQuoteHandler,
-} from './commands/lead-action.handlers';
-import { CreateQuoteHandler } from './commands/create-quote.handler';
-import { ExpireQuotesHandler } from './commands/expire-quotes.handler';
-import { SendQuoteHandler } from './commands/send-quote.handler';
-import { UpdateQuoteHandler } from './commands/update-quote.handler';
+import { ApplyPublicQuoteActionHandler } from './commands/apply-public-quote-action/apply-public-quote-action.handler';
+import { ApplyQuoteLeadActionHandler } from './commands/apply-quote-lead-action/apply-quote-lead-action.handler';
+import { ArchiveQuoteHandler } from './commands/archive-quote/archive-quote.handler';
+import { OpenPublicQuoteHandler } from './commands/open-public-quote/open-public-quote.handler';
+import { LeadActionRunner } from './lead-action.runner';
+import { GetPublicQuoteHandler } from './queries/get-public-quote/get-public-quote.handler';
+import { CreateQuoteHandler } from './commands/create-quote/create-quote.handler';
+import { ExpireQuotesHandler } from './commands/expire-quotes/expire-quotes.handler';
+import { SendQuoteHandler } from './commands/send-quote/send-quote.handler';
+import { UpdateQuoteHandler } from './commands/update-quote/update-quote.handler';
 import { ReassignContactQuotesHandler } from './commands/reassign-contact-quotes/reassign-contact-quotes.handler';
-import { GetQuoteHandler, ListQuotesHandler } from './queries/quote.query-handlers';
+import { GetQuoteHandler } from './queries/get-quote/get-quote.handler';
+import { ListQuotesHandler } from './queries/list-quotes/list-quotes.handler';
 
-/** Every command and query handler of the quotes context for the api app (published commands included). */
+/**
+ * Every command and query handler of the quotes context (published commands included) and the lead-action
+ * runner they share, declared once: QuotesCoreModule registers them for both the api and the worker.
+ */
 export const QUOTES_HANDLERS = [
   CreateQuoteHandler,
   UpdateQuoteHandler,
@@ -29,6 +31,3 @@ export const QUOTES_HANDLERS = [
   GetQuoteHandler,
   ReassignContactQuotesHandler,
 ];
-
-/** Handlers the worker's quotes jobs run (the daily expiry). */
-export const QUOTES_JOB_HANDLERS = [ExpireQuotesHandler];

@@ -10,12 +10,19 @@ import {
   InMemoryQuotesStore,
 } from '../../testing/in-memory-quotes';
 import { readPublicToken } from '../public-token';
-import { CreateQuoteHandler } from './create-quote.handler';
-import { ExpireQuotesHandler } from './expire-quotes.handler';
-import { ApplyPublicQuoteActionHandler, ApplyQuoteLeadActionHandler, LeadActionRunner, OpenPublicQuoteHandler } from './lead-action.handlers';
-import { ApplyPublicQuoteActionCommand, CreateQuoteCommand, OpenPublicQuoteCommand, SendQuoteCommand, UpdateQuoteCommand } from './quote.commands';
-import { SendQuoteHandler } from './send-quote.handler';
-import { UpdateQuoteHandler } from './update-quote.handler';
+import { CreateQuoteHandler } from './create-quote/create-quote.handler';
+import { ExpireQuotesHandler } from './expire-quotes/expire-quotes.handler';
+import { ApplyPublicQuoteActionHandler } from './apply-public-quote-action/apply-public-quote-action.handler';
+import { ApplyQuoteLeadActionHandler } from './apply-quote-lead-action/apply-quote-lead-action.handler';
+import { OpenPublicQuoteHandler } from './open-public-quote/open-public-quote.handler';
+import { LeadActionRunner } from '../lead-action.runner';
+import { ApplyPublicQuoteActionCommand } from './apply-public-quote-action/apply-public-quote-action.command';
+import { CreateQuoteCommand } from './create-quote/create-quote.command';
+import { OpenPublicQuoteCommand } from './open-public-quote/open-public-quote.command';
+import { SendQuoteCommand } from './send-quote/send-quote.command';
+import { UpdateQuoteCommand } from './update-quote/update-quote.command';
+import { SendQuoteHandler } from './send-quote/send-quote.handler';
+import { UpdateQuoteHandler } from './update-quote/update-quote.handler';
 
 const ACCOUNT = asAccountId('5f0c7c1e-3c1f-4a57-9d2b-0d6f2f2b8a11');
 const OTHER = asAccountId('6a1d8d2f-4d2a-4b68-8e3c-1e7a3a3c9b22');

@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, SYSTEM_ACTOR, UnitOfWork } from '@leadflow/shared-kernel';
 import { ExpireQuotesCommand, QUOTE_EVENTS } from '@leadflow/quotes-contracts';
-import { addDays, localDate } from '../../domain/dates';
-import { Quote } from '../../domain/quote.aggregate';
-import { QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteRepository } from '../ports/quote.repository.port';
-import { quoteEvent, toQuoteView } from '../views';
+import { addDays, localDate } from '../../../domain/dates';
+import { Quote } from '../../../domain/quote.aggregate';
+import { QuotePublicLinks } from '../../ports/quote-collaborators.port';
+import { QuoteRepository } from '../../ports/quote.repository.port';
+import { quoteEvent, toQuoteView } from '../../views';
 
 /**
  * States › Quote "validity date passes → expired": every draft, sent or viewed quote without payment

@@ -1,16 +1,16 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccountId, Actor, Clock, DomainError, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
-import { localDate } from '../../domain/dates';
-import { Quote } from '../../domain/quote.aggregate';
-import { QuoteNotFoundError, RecipientUnsubscribedError, SendInProgressError, SenderUnavailableError } from '../../domain/quotes.errors';
-import { QuoteAccounts, QuoteContacts, QuoteMailer, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteRepository, QuoteRowLockedError } from '../ports/quote.repository.port';
-import { hashPublicToken } from '../public-token';
-import { quoteEmail } from '../quote-email';
-import { quoteEvent, toQuoteView } from '../views';
-import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
-import { SendQuoteCommand } from './quote.commands';
+import { localDate } from '../../../domain/dates';
+import { Quote } from '../../../domain/quote.aggregate';
+import { QuoteNotFoundError, RecipientUnsubscribedError, SendInProgressError, SenderUnavailableError } from '../../../domain/quotes.errors';
+import { QuoteAccounts, QuoteContacts, QuoteMailer, QuotePublicLinks } from '../../ports/quote-collaborators.port';
+import { QuoteRepository, QuoteRowLockedError } from '../../ports/quote.repository.port';
+import { hashPublicToken } from '../../public-token';
+import { quoteEmail } from '../../quote-email';
+import { quoteEvent, toQuoteView } from '../../views';
+import { DEFAULT_QUOTE_SETTINGS } from '../quote-settings';
+import { SendQuoteCommand } from './send-quote.command';
 
 /** `Nadia Bélanger` → first `Nadia`, last `Bélanger`. */
 function splitName(name: string | null): { firstName: string | null; lastName: string | null } {

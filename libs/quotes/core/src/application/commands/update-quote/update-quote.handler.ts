@@ -1,14 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
-import { Quote } from '../../domain/quote.aggregate';
-import { QuoteNotFoundError } from '../../domain/quotes.errors';
-import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteRepository } from '../ports/quote.repository.port';
-import { quoteEvent, toQuoteView } from '../views';
-import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
-import { checkReferences } from './quote-references';
-import { UpdateQuoteCommand } from './quote.commands';
+import { Quote } from '../../../domain/quote.aggregate';
+import { QuoteNotFoundError } from '../../../domain/quotes.errors';
+import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../../ports/quote-collaborators.port';
+import { QuoteRepository } from '../../ports/quote.repository.port';
+import { quoteEvent, toQuoteView } from '../../views';
+import { DEFAULT_QUOTE_SETTINGS } from '../quote-settings';
+import { checkReferences } from '../quote-references';
+import { UpdateQuoteCommand } from './update-quote.command';
 
 /**
  * `PATCH /v1/quotes/{id}` rules 1–6 (public-api-v1 › Endpoints › Quotes), in this order: 400 `no_fields`,

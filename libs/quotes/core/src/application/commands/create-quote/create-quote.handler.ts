@@ -1,15 +1,15 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork, newId } from '@leadflow/shared-kernel';
 import { QUOTE_EVENTS, QuoteView } from '@leadflow/quotes-contracts';
-import { addDays, localDate, localYear } from '../../domain/dates';
-import { Quote } from '../../domain/quote.aggregate';
-import { formatQuoteNumber } from '../../domain/quote-number';
-import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../ports/quote-collaborators.port';
-import { QuoteRepository } from '../ports/quote.repository.port';
-import { quoteEvent, toQuoteView } from '../views';
-import { DEFAULT_QUOTE_SETTINGS } from './quote-settings';
-import { CreateQuoteCommand } from './quote.commands';
-import { checkReferences } from './quote-references';
+import { addDays, localDate, localYear } from '../../../domain/dates';
+import { Quote } from '../../../domain/quote.aggregate';
+import { formatQuoteNumber } from '../../../domain/quote-number';
+import { QuoteAccounts, QuoteContacts, QuotePublicLinks } from '../../ports/quote-collaborators.port';
+import { QuoteRepository } from '../../ports/quote.repository.port';
+import { quoteEvent, toQuoteView } from '../../views';
+import { DEFAULT_QUOTE_SETTINGS } from '../quote-settings';
+import { CreateQuoteCommand } from './create-quote.command';
+import { checkReferences } from '../quote-references';
 
 /**
  * `POST /v1/quotes` (public-api-v1 › Endpoints › Quotes, States › Quote "(created)"): a draft with the
