@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { BOOKINGS_HANDLERS } from '@leadflow/bookings-core';
-import { BOOKINGS_PROVIDERS } from './bookings-persistence.providers';
+import { BookingsCoreModule } from './bookings-core.module';
 import { BookingsController } from './interface/http/bookings.controller';
 
-/** The bookings context for the api app: `/v1/bookings` and the published commands (calendars of a blueprint, booking outcome). */
+/** The bookings context for the api app: `/v1/bookings`; handlers (published commands included: calendars of a blueprint, booking outcome) and ports from BookingsCoreModule. */
 @Module({
+  imports: [BookingsCoreModule],
   controllers: [BookingsController],
-  providers: [...BOOKINGS_HANDLERS, ...BOOKINGS_PROVIDERS],
 })
 export class BookingsHttpModule {}

@@ -1,14 +1,18 @@
-import { ArchiveContactBookingsHandler } from './commands/archive-contact-bookings.handler';
-import { CancelBookingHandler } from './commands/cancel-booking.handler';
-import { CreateBookingHandler } from './commands/create-booking.handler';
-import { ProvisionCalendarsHandler } from './commands/provision-calendars.handler';
-import { RecordHostBusyTimeHandler } from './commands/record-host-busy-time.handler';
-import { SetBookingOutcomeHandler } from './commands/set-booking-outcome.handler';
-import { ListBookingsHandler } from './queries/list-bookings.handler';
+import { ArchiveContactBookingsHandler } from './commands/archive-contact-bookings/archive-contact-bookings.handler';
+import { CancelBookingHandler } from './commands/cancel-booking/cancel-booking.handler';
+import { CreateBookingHandler } from './commands/create-booking/create-booking.handler';
+import { ProvisionCalendarsHandler } from './commands/provision-calendars/provision-calendars.handler';
+import { RecordHostBusyTimeHandler } from './commands/record-host-busy-time/record-host-busy-time.handler';
+import { SetBookingOutcomeHandler } from './commands/set-booking-outcome/set-booking-outcome.handler';
+import { ListBookingsHandler } from './queries/list-bookings/list-bookings.handler';
 import { ReassignContactBookingsHandler } from './commands/reassign-contact-bookings/reassign-contact-bookings.handler';
 
-/** Every command and query handler of the bookings context for the api app (published commands included). */
+/**
+ * Every command and query handler of the bookings context (published commands included), declared once:
+ * BookingsCoreModule registers them for both the api and the worker.
+ */
 export const BOOKINGS_HANDLERS = [
+  ArchiveContactBookingsHandler,
   ProvisionCalendarsHandler,
   CreateBookingHandler,
   CancelBookingHandler,
@@ -17,6 +21,3 @@ export const BOOKINGS_HANDLERS = [
   ListBookingsHandler,
   ReassignContactBookingsHandler,
 ];
-
-/** Handlers the worker's bookings jobs run (archiving the bookings of deleted contacts). */
-export const BOOKINGS_JOB_HANDLERS = [ArchiveContactBookingsHandler];

@@ -1,6 +1,6 @@
 import { asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import type { Calendar } from '../../domain/calendar';
+import type { Calendar } from '../../../domain/calendar';
 import {
   FakeBookingDirectory,
   FakeBookingMailer,
@@ -8,8 +8,8 @@ import {
   InMemoryCalendars,
   InMemoryExternalCalendar,
   TEST_ACTOR,
-} from '../../testing/in-memory-bookings';
-import { CreateBookingCommand } from './booking.commands';
+} from '../../../testing/in-memory-bookings';
+import { CreateBookingCommand } from './create-booking.command';
 import { CreateBookingHandler } from './create-booking.handler';
 
 const ACCOUNT = asAccountId('00000000-0000-4000-8000-000000000001');

@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView } from '@leadflow/bookings-contracts';
-import { BookingNotFoundError, BookingRuleViolationError } from '../../domain/bookings.errors';
-import { bookingNotification } from '../booking-email';
-import { BookingDirectory, BookingMailer } from '../ports/booking-collaborators.port';
-import { BookingRepository, CalendarRepository } from '../ports/bookings.repository.port';
-import { ExternalCalendarPort } from '../ports/external-calendar.port';
-import { bookingEvent, toBookingView } from '../views';
-import { CancelBookingCommand } from './booking.commands';
+import { BookingNotFoundError, BookingRuleViolationError } from '../../../domain/bookings.errors';
+import { bookingNotification } from '../../booking-email';
+import { BookingDirectory, BookingMailer } from '../../ports/booking-collaborators.port';
+import { BookingRepository, CalendarRepository } from '../../ports/bookings.repository.port';
+import { ExternalCalendarPort } from '../../ports/external-calendar.port';
+import { bookingEvent, toBookingView } from '../../views';
+import { CancelBookingCommand } from './cancel-booking.command';
 
 /** Who cancelled, stored in `cancelled_by`: a cancellation through the public API is made by an integration. */
 export const CANCELLED_BY_INTEGRATION = 'integration';

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { FieldViolation, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { FieldViolation, ValidationFailedError, newId } from '@leadflow/shared-kernel';
 import { ProvisionCalendarsCommand } from '@leadflow/bookings-contracts';
-import { Calendar, parseWallClock } from '../../domain/calendar';
-import { isIanaZoneName } from '../../domain/slots';
-import { BookingDirectory } from '../ports/booking-collaborators.port';
-import { CalendarRepository } from '../ports/bookings.repository.port';
+import { Calendar, parseWallClock } from '../../../domain/calendar';
+import { isIanaZoneName } from '../../../domain/slots';
+import { BookingDirectory } from '../../ports/booking-collaborators.port';
+import { CalendarRepository } from '../../ports/bookings.repository.port';
 
 /** Defaults of an omitted blueprint value. */
 const DEFAULTS = { minNoticeMinutes: 0, maxDaysAhead: 60, capacity: 1 } as const;

@@ -1,17 +1,22 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Clock, isUuid, Journal, newId, normalizeEmail, UnitOfWork } from '@leadflow/shared-kernel';
+import { AccountId, Clock, Journal, UnitOfWork, isUuid, newId, normalizeEmail } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView } from '@leadflow/bookings-contracts';
 import type { ContactBookingProfile } from '@leadflow/contacts-contracts';
-import { AlreadyBookedError, BookingReferenceNotFoundError, BookingRuleViolationError, BookingValidationError } from '../../domain/bookings.errors';
-import type { Calendar } from '../../domain/calendar';
-import { checkFormResponses } from '../../domain/questions';
-import { checkBookingWindow, checkRequestTimezone, endOf, hoursCauses, localDay, parseStartDatetime } from '../../domain/slots';
-import { bookingNotification } from '../booking-email';
-import { BookingDirectory, BookingGuest, BookingMailer, BookingTeamMember } from '../ports/booking-collaborators.port';
-import { BookingRepository, BookingState, CalendarRepository } from '../ports/bookings.repository.port';
-import { ExternalCalendarPort } from '../ports/external-calendar.port';
-import { bookingEvent, toBookingView } from '../views';
-import { CreateBookingCommand, CreateBookingInput } from './booking.commands';
+import {
+  AlreadyBookedError,
+  BookingReferenceNotFoundError,
+  BookingRuleViolationError,
+  BookingValidationError,
+} from '../../../domain/bookings.errors';
+import type { Calendar } from '../../../domain/calendar';
+import { checkFormResponses } from '../../../domain/questions';
+import { checkBookingWindow, checkRequestTimezone, endOf, hoursCauses, localDay, parseStartDatetime } from '../../../domain/slots';
+import { bookingNotification } from '../../booking-email';
+import { BookingDirectory, BookingGuest, BookingMailer, BookingTeamMember } from '../../ports/booking-collaborators.port';
+import { BookingRepository, BookingState, CalendarRepository } from '../../ports/bookings.repository.port';
+import { ExternalCalendarPort } from '../../ports/external-calendar.port';
+import { bookingEvent, toBookingView } from '../../views';
+import { CreateBookingCommand, CreateBookingInput } from './create-booking.command';
 
 /** Causes of `host_unavailable`, in the spec's order. */
 export const HOST_UNAVAILABLE_CAUSES = ['outside_window', 'outside_hours', 'other_booking', 'blocked_time', 'google_busy', 'daily_max'] as const;

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { isUuid, newId, ResourceNotFoundError } from '@leadflow/shared-kernel';
+import { ResourceNotFoundError, isUuid, newId } from '@leadflow/shared-kernel';
 import { HostBusyTimeView, RecordHostBusyTimeCommand } from '@leadflow/bookings-contracts';
-import { BookingValidationError } from '../../domain/bookings.errors';
-import { parseStartDatetime } from '../../domain/slots';
-import { CalendarRepository } from '../ports/bookings.repository.port';
-import { ExternalCalendarPort } from '../ports/external-calendar.port';
+import { BookingValidationError } from '../../../domain/bookings.errors';
+import { parseStartDatetime } from '../../../domain/slots';
+import { CalendarRepository } from '../../ports/bookings.repository.port';
+import { ExternalCalendarPort } from '../../ports/external-calendar.port';
 
 /** Operator: a host's blocked or busy period, through the ExternalCalendarPort. See {@link RecordHostBusyTimeCommand}. */
 @CommandHandler(RecordHostBusyTimeCommand)

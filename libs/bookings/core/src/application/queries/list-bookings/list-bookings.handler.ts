@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Page } from '@leadflow/shared-kernel';
 import type { BookingView } from '@leadflow/bookings-contracts';
-import { ListBookingsQuery } from '../commands/booking.commands';
-import { BookingsReadModel } from '../ports/bookings.repository.port';
+import { ListBookingsQuery } from './list-bookings.query';
+import { BookingsReadModel } from '../../ports/bookings.repository.port';
 
 /** `GET /v1/bookings`: every calendar and host of the account, archived bookings excluded, `start_datetime DESC, id DESC`. */
 @QueryHandler(ListBookingsQuery)

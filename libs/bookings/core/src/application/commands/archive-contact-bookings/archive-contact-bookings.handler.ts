@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, UnitOfWork } from '@leadflow/shared-kernel';
-import { BookingRepository } from '../ports/bookings.repository.port';
-import { ExternalCalendarPort } from '../ports/external-calendar.port';
-import { ArchiveContactBookingsCommand } from './booking.commands';
+import { BookingRepository } from '../../ports/bookings.repository.port';
+import { ExternalCalendarPort } from '../../ports/external-calendar.port';
+import { ArchiveContactBookingsCommand } from './archive-contact-bookings.command';
 
 /**
  * A deleted contact's bookings are archived (`archived_at` set): `GET /v1/bookings` leaves them out and

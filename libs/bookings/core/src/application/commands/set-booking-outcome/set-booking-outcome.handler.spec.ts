@@ -1,8 +1,8 @@
 import { asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
 import { BookingOutcome, SetBookingOutcomeCommand } from '@leadflow/bookings-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import type { BookingState } from '../ports/bookings.repository.port';
-import { InMemoryBookings, TEST_ACTOR } from '../../testing/in-memory-bookings';
+import type { BookingState } from '../../ports/bookings.repository.port';
+import { InMemoryBookings, TEST_ACTOR } from '../../../testing/in-memory-bookings';
 import { SetBookingOutcomeHandler } from './set-booking-outcome.handler';
 
 const ACCOUNT = asAccountId('00000000-0000-4000-8000-000000000001');

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { BOOKING_EVENTS, BookingView, SetBookingOutcomeCommand } from '@leadflow/bookings-contracts';
-import { BookingNotFoundError, BookingRuleViolationError } from '../../domain/bookings.errors';
-import { BookingRepository } from '../ports/bookings.repository.port';
-import { bookingEvent, toBookingView } from '../views';
+import { BookingNotFoundError, BookingRuleViolationError } from '../../../domain/bookings.errors';
+import { BookingRepository } from '../../ports/bookings.repository.port';
+import { bookingEvent, toBookingView } from '../../views';
 
 /**
  * Operator outcome of a booking (operator-api › `POST /admin/v1/accounts/{id}/bookings/{booking_id}/outcome`),
