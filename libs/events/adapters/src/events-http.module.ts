@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ContactRegistrationsReassignmentPort, EVENTS_HANDLERS, EventsRepository } from '@leadflow/events-core';
-import { TypeOrmContactRegistrationsReassignment } from './infrastructure/persistence/typeorm-contact-registrations-reassignment';
-import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-events.repository';
+import { EventsCoreModule } from './events-core.module';
 import { CustomEventsController } from './interface/http/custom-events.controller';
 import { EventRegistrationsAdminController } from './interface/http/event-registrations-admin.controller';
 import { EventRegistrationsController } from './interface/http/event-registrations.controller';
@@ -10,15 +8,11 @@ import { ServiceSignatureGuard } from './interface/http/service-signature.guard'
 /**
  * The events context for the api app: `POST /v1/events` (custom event ingestion), `POST
  * /v1/event-registrations`, the operator's registration actions and the published
- * `ProvisionEventsCommand` (blueprint member `events`).
+ * `ProvisionEventsCommand` (blueprint member `events`). Handlers and ports come from EventsCoreModule.
  */
 @Module({
   controllers: [CustomEventsController, EventRegistrationsController, EventRegistrationsAdminController],
-  providers: [
-    ...EVENTS_HANDLERS,
-    ServiceSignatureGuard,
-    { provide: EventsRepository, useClass: TypeOrmEventsRepository },
-    { provide: ContactRegistrationsReassignmentPort, useClass: TypeOrmContactRegistrationsReassignment },
-  ],
+  imports: [EventsCoreModule],
+  providers: [ServiceSignatureGuard],
 })
 export class EventsHttpModule {}

@@ -5,9 +5,10 @@ import { QueueEmailCommand } from '@leadflow/messaging-contracts';
 import { asAccountId, DomainError, FixedClock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { InMemoryEventsRepository } from '../../testing/in-memory-events';
-import { CustomEventInput, IngestCustomEventCommand, RegisterForEventCommand } from './events.commands';
-import { IngestCustomEventHandler } from './ingest-custom-event.handler';
-import { RegisterForEventHandler } from './register-for-event.handler';
+import { CustomEventInput, IngestCustomEventCommand } from './ingest-custom-event/ingest-custom-event.command';
+import { RegisterForEventCommand } from './register-for-event/register-for-event.command';
+import { IngestCustomEventHandler } from './ingest-custom-event/ingest-custom-event.handler';
+import { RegisterForEventHandler } from './register-for-event/register-for-event.handler';
 
 const ACCOUNT = asAccountId('11111111-1111-4111-8111-111111111111');
 const NOW = new Date('2026-11-22T15:00:00.000Z');

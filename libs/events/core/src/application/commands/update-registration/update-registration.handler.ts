@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, ResourceNotFoundError, UnitOfWork } from '@leadflow/shared-kernel';
 import type { EventRegistrationView } from '@leadflow/events-contracts';
-import { EventsRepository } from '../ports/events.ports';
-import { toRegistrationView } from '../views';
-import { UpdateRegistrationCommand } from './events.commands';
+import { EventsRepository } from '../../ports/events.ports';
+import { toRegistrationView } from '../../views';
+import { UpdateRegistrationCommand } from './update-registration.command';
 
 /**
  * Operator action on a registration: `status` `declined` (the person will not attend) or `registered`,

@@ -1,12 +1,22 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, DomainError, FieldViolation, Journal, newId, normalizeEmail, normalizePhone, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
+import {
+  Clock,
+  DomainError,
+  FieldViolation,
+  Journal,
+  UnitOfWork,
+  ValidationFailedError,
+  newId,
+  normalizeEmail,
+  normalizePhone,
+} from '@leadflow/shared-kernel';
 import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { EventContactIdentifiers, ResolveEventContactCommand, ResolvedEventContact } from '@leadflow/contacts-contracts';
 import { CUSTOM_EVENT_ACTIVITY_TYPE, CUSTOM_EVENT_RECEIVED_EVENT, CustomEventReceivedPayload } from '@leadflow/events-contracts';
-import { capPayload } from '../../domain/custom-event-payload';
-import { EventContactNotFoundError } from '../../domain/events.errors';
-import { EventsRepository } from '../ports/events.ports';
-import { CustomEventIngested, CustomEventInput, IngestCustomEventCommand } from './events.commands';
+import { capPayload } from '../../../domain/custom-event-payload';
+import { EventContactNotFoundError } from '../../../domain/events.errors';
+import { EventsRepository } from '../../ports/events.ports';
+import { CustomEventIngested, CustomEventInput, IngestCustomEventCommand } from './ingest-custom-event.command';
 
 /** Attempts of one ingestion: a concurrent request creating the same new person makes one attempt lose the identity race. */
 const MAX_ATTEMPTS = 3;

@@ -1,13 +1,13 @@
 import { CommandBus, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { AccountId, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { AccountId, Clock, DomainError, Journal, UnitOfWork, newId } from '@leadflow/shared-kernel';
 import { ContactCard, GetContactCardQuery } from '@leadflow/contacts-contracts';
 import { QueueEmailCommand, QueuedEmail } from '@leadflow/messaging-contracts';
-import { editionForRegistration, EditionState, EventState, languageForRegistration } from '../../domain/registration-rules';
-import { RegistrationResourceNotFoundError } from '../../domain/events.errors';
-import { EventsRepository, RegistrationState } from '../ports/events.ports';
-import { confirmationEmail } from '../registration-email';
-import { toRegistrationView } from '../views';
-import { RegisterForEventCommand, RegistrationOutcome } from './events.commands';
+import { EditionState, EventState, editionForRegistration, languageForRegistration } from '../../../domain/registration-rules';
+import { RegistrationResourceNotFoundError } from '../../../domain/events.errors';
+import { EventsRepository, RegistrationState } from '../../ports/events.ports';
+import { confirmationEmail } from '../../registration-email';
+import { toRegistrationView } from '../../views';
+import { RegisterForEventCommand, RegistrationOutcome } from './register-for-event.command';
 
 /**
  * `POST /v1/event-registrations` (public-api-v1 › Endpoints › Events), after the route's scope

@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, FieldViolation, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
-import { ProvisionedEvents, ProvisionEventsCommand } from '@leadflow/events-contracts';
-import type { EventState } from '../../domain/registration-rules';
-import { EventsRepository } from '../ports/events.ports';
+import { Clock, FieldViolation, UnitOfWork, ValidationFailedError, newId } from '@leadflow/shared-kernel';
+import { ProvisionEventsCommand, ProvisionedEvents } from '@leadflow/events-contracts';
+import type { EventState } from '../../../domain/registration-rules';
+import { EventsRepository } from '../../ports/events.ports';
 
 /**
  * Blueprint member `events` (operator-api › POST /admin/v1/accounts): see {@link ProvisionEventsCommand}.
