@@ -1,15 +1,16 @@
 import { Module } from '@nestjs/common';
-import { AUTOMATIONS_HANDLERS } from '@leadflow/automations-core';
+import { AutomationsCoreModule } from './automations-core.module';
+import { WorkerOnlyExecutionScheduler } from './infrastructure/engine/worker-only-execution.scheduler';
 import { AutomationsController } from './interface/http/automations.controller';
-import { AUTOMATIONS_PERSISTENCE_PROVIDERS } from './automations-persistence.providers';
 
 /**
  * The automations context for the api app: `/v1/automations` (list, history, manual trigger) and the
  * published commands `ProvisionAutomationsCommand` (operator blueprint) and `EnrolCustomEventCommand`
- * (POST /v1/events). Executions are handed to the worker through the outbox.
+ * (POST /v1/events); handlers and ports from AutomationsCoreModule. Executions are handed to the worker
+ * through the outbox (the api has no queue, hence its refusing engine scheduler).
  */
 @Module({
+  imports: [AutomationsCoreModule.register({ scheduler: WorkerOnlyExecutionScheduler })],
   controllers: [AutomationsController],
-  providers: [...AUTOMATIONS_HANDLERS, ...AUTOMATIONS_PERSISTENCE_PROVIDERS],
 })
 export class AutomationsHttpModule {}

@@ -1,19 +1,24 @@
-import { EnrolCustomEventHandler } from './commands/enrol-custom-event.handler';
-import { EnrolFromIntegrationEventHandler } from './commands/enrol-from-integration-event.handler';
-import { ProvisionAutomationsHandler } from './commands/provision-automations.handler';
-import { TriggerAutomationHandler } from './commands/trigger-automation.handler';
-import { RunExecutionHandler } from './engine/run-execution.handler';
-import { SweepExecutionsHandler } from './engine/sweep-executions.handler';
-import { GetAutomationHistoryHandler, ListAutomationsHandler } from './queries/automation.query-handlers';
+import { EnrolCustomEventHandler } from './commands/enrol-custom-event/enrol-custom-event.handler';
+import { EnrolFromIntegrationEventHandler } from './commands/enrol-from-integration-event/enrol-from-integration-event.handler';
+import { ProvisionAutomationsHandler } from './commands/provision-automations/provision-automations.handler';
+import { TriggerAutomationHandler } from './commands/trigger-automation/trigger-automation.handler';
+import { RunExecutionHandler } from './commands/run-execution/run-execution.handler';
+import { SweepExecutionsHandler } from './commands/sweep-executions/sweep-executions.handler';
+import { GetAutomationHistoryHandler } from './queries/get-automation-history/get-automation-history.handler';
+import { ListAutomationsHandler } from './queries/list-automations/list-automations.handler';
 
-/** Handlers of the api app: routes, blueprint provisioning, custom-event enrolment (published commands). */
+/**
+ * Every command and query handler of the automations context (routes, blueprint provisioning, custom-event
+ * and integration-event enrolment, the step engine and its sweeper), declared once: AutomationsCoreModule
+ * registers them for both the api and the worker.
+ */
 export const AUTOMATIONS_HANDLERS = [
   ProvisionAutomationsHandler,
   TriggerAutomationHandler,
   EnrolCustomEventHandler,
+  EnrolFromIntegrationEventHandler,
+  RunExecutionHandler,
+  SweepExecutionsHandler,
   ListAutomationsHandler,
   GetAutomationHistoryHandler,
 ];
-
-/** Handlers of the worker: the engine, the sweeper, trigger enrolment from outbox events (and custom events, for worker-side callers). */
-export const AUTOMATIONS_JOB_HANDLERS = [RunExecutionHandler, SweepExecutionsHandler, EnrolFromIntegrationEventHandler, EnrolCustomEventHandler];

@@ -3,9 +3,9 @@ import { EnrolCustomEventCommand } from '@leadflow/automations-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { AutomationRecordState } from '../ports/automation-store.port';
 import { FakeAutomationCollaborators, InMemoryAutomationStore } from '../../testing/in-memory-automations';
-import { TriggerAutomationCommand } from './automation.commands';
-import { EnrolCustomEventHandler } from './enrol-custom-event.handler';
-import { TriggerAutomationHandler } from './trigger-automation.handler';
+import { TriggerAutomationCommand } from './trigger-automation/trigger-automation.command';
+import { EnrolCustomEventHandler } from './enrol-custom-event/enrol-custom-event.handler';
+import { TriggerAutomationHandler } from './trigger-automation/trigger-automation.handler';
 
 const ACCOUNT = asAccountId(newId());
 const ACTOR = { type: 'api_key' as const, id: 'k', name: 'key', via: 'api_key' as const };

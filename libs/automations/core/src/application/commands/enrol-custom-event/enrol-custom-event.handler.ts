@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import { CustomEventEnrolment, EnrolCustomEventCommand } from '@leadflow/automations-contracts';
-import { CUSTOM_EVENT_DEDUP_SECONDS } from '../../domain/trigger-limits';
-import { AutomationStore } from '../ports/automation-store.port';
-import { createExecution, enrolmentLockKey } from './enrolment';
+import { CUSTOM_EVENT_DEDUP_SECONDS } from '../../../domain/trigger-limits';
+import { AutomationStore } from '../../ports/automation-store.port';
+import { createExecution, enrolmentLockKey } from '../enrolment';
 
 /**
  * Published command of POST /v1/events (see {@link EnrolCustomEventCommand}): one `pending` execution

@@ -1,10 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
-import { ExecutionScheduler } from '../ports/automation-effects.port';
-import { AutomationStore } from '../ports/automation-store.port';
-import { SweepExecutionsCommand } from '../commands/automation.commands';
-import { ExecutionEngineSettings } from './execution-engine.settings';
-import { waitJobKey } from './run-execution.handler';
+import { ExecutionScheduler } from '../../ports/automation-effects.port';
+import { AutomationStore } from '../../ports/automation-store.port';
+import { SweepExecutionsCommand } from './sweep-executions.command';
+import { ExecutionEngineSettings } from '../../engine/execution-engine.settings';
+import { waitJobKey } from '../run-execution/run-execution.handler';
 
 /**
  * Crash recovery (worker, every `sweepIntervalMs`): executions `running` whose lease expired (the

@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, isUuid, Journal, UnitOfWork } from '@leadflow/shared-kernel';
+import { Clock, Journal, UnitOfWork, isUuid } from '@leadflow/shared-kernel';
 import { CONTACT_EVENTS, STAGE_CHANGED_EVENT } from '@leadflow/contacts-contracts';
-import type { AutomationRecordState } from '../ports/automation-store.port';
-import { AutomationStore } from '../ports/automation-store.port';
-import { AutomationCollaborators } from '../ports/automation-effects.port';
-import { EnrolFromIntegrationEventCommand } from './automation.commands';
-import { createExecution, enrolmentLockKey } from './enrolment';
+import type { AutomationRecordState } from '../../ports/automation-store.port';
+import { AutomationStore } from '../../ports/automation-store.port';
+import { AutomationCollaborators } from '../../ports/automation-effects.port';
+import { EnrolFromIntegrationEventCommand } from './enrol-from-integration-event.command';
+import { createExecution, enrolmentLockKey } from '../enrolment';
 
 /**
  * `contact_created` and `stage_changed` triggers (worker, from the contacts context's outbox events).

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, isUuid, Journal, UnitOfWork } from '@leadflow/shared-kernel';
-import { fingerprintOf } from '../../domain/automation-definition';
+import { Clock, Journal, UnitOfWork, isUuid } from '@leadflow/shared-kernel';
+import { fingerprintOf } from '../../../domain/automation-definition';
 import {
   AlreadyEnrolledError,
   AutomationContactNotFoundError,
@@ -9,13 +9,13 @@ import {
   AutomationNotPublishedError,
   NoTriggerError,
   TriggerThrottledError,
-} from '../../domain/automations.errors';
-import { TRIGGER_LIMITS } from '../../domain/trigger-limits';
-import { AutomationCollaborators } from '../ports/automation-effects.port';
-import { AutomationStore, WindowCount } from '../ports/automation-store.port';
-import type { TriggeredExecutionView } from '../views';
-import { createExecution, enrolmentLockKey } from './enrolment';
-import { TriggerAutomationCommand } from './automation.commands';
+} from '../../../domain/automations.errors';
+import { TRIGGER_LIMITS } from '../../../domain/trigger-limits';
+import { AutomationCollaborators } from '../../ports/automation-effects.port';
+import { AutomationStore, WindowCount } from '../../ports/automation-store.port';
+import type { TriggeredExecutionView } from '../../views';
+import { createExecution, enrolmentLockKey } from '../enrolment';
+import { TriggerAutomationCommand } from './trigger-automation.command';
 
 /** Advisory-lock key of an account's manual triggers: the checks and the insert run one at a time per account. */
 export function accountTriggerLockKey(accountId: string): string {

@@ -1,9 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Clock, FieldViolation, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, FieldViolation, UnitOfWork, ValidationFailedError, newId } from '@leadflow/shared-kernel';
 import { AutomationStepSpec, ProvisionAutomationsCommand } from '@leadflow/automations-contracts';
-import { checkAutomationSpecs, StoredStep, StoredTrigger } from '../../domain/automation-definition';
-import { AutomationCollaborators } from '../ports/automation-effects.port';
-import { AutomationRecordState, AutomationStore } from '../ports/automation-store.port';
+import { StoredStep, StoredTrigger, checkAutomationSpecs } from '../../../domain/automation-definition';
+import { AutomationCollaborators } from '../../ports/automation-effects.port';
+import { AutomationRecordState, AutomationStore } from '../../ports/automation-store.port';
 
 /**
  * Blueprint member `automations` (operator-api): checks every definition (400 `validation_error`,

@@ -1,14 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AccountId, Actor, Clock, DomainError, Journal, newId, UnitOfWork } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, DomainError, Journal, UnitOfWork, newId } from '@leadflow/shared-kernel';
 import { AUTOMATION_EVENTS, AutomationCompletedPayload, AutomationWebhookStepPayload } from '@leadflow/automations-contracts';
-import type { StoredStep } from '../../domain/automation-definition';
-import { StepFailedError } from '../../domain/automations.errors';
-import { renderTemplate } from '../../domain/template';
-import { AutomationCollaborators, AutomationContact } from '../ports/automation-effects.port';
-import { ExecutionScheduler } from '../ports/automation-effects.port';
-import { AutomationStore, ExecutionRun } from '../ports/automation-store.port';
-import { RunExecutionCommand } from '../commands/automation.commands';
-import { ExecutionEngineSettings } from './execution-engine.settings';
+import type { StoredStep } from '../../../domain/automation-definition';
+import { StepFailedError } from '../../../domain/automations.errors';
+import { renderTemplate } from '../../../domain/template';
+import { AutomationCollaborators, AutomationContact } from '../../ports/automation-effects.port';
+import { ExecutionScheduler } from '../../ports/automation-effects.port';
+import { AutomationStore, ExecutionRun } from '../../ports/automation-store.port';
+import { RunExecutionCommand } from './run-execution.command';
+import { ExecutionEngineSettings } from '../../engine/execution-engine.settings';
 
 type StepOutcome = { kind: 'next' } | { kind: 'wait'; index: number; seconds: number } | { kind: 'done' } | { kind: 'lost' };
 
@@ -177,4 +177,3 @@ export class RunExecutionHandler implements ICommandHandler<RunExecutionCommand>
     }
   }
 }
-
