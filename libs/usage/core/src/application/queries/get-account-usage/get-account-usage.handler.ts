@@ -4,7 +4,7 @@ import { rollUp, totalsOf } from '../../../domain/usage-bucket';
 import { UsageRange } from '../../../domain/usage-range.value-object';
 import { floorHour } from '../../../domain/usage-time';
 import { UsageBucketRepository } from '../../ports/usage-bucket.repository.port';
-import { toBucketView, toCountsView } from './get-usage.handler';
+import { toBucketView, toCountsView } from '../get-usage/get-usage.handler';
 
 /**
  * The operator console's account usage: every key's hour buckets of the account whose hour overlaps
