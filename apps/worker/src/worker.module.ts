@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { AccountsJobsModule } from '@leadflow/accounts-adapters';
 import { AutomationsJobsModule } from '@leadflow/automations-adapters';
 import { BookingsJobsModule } from '@leadflow/bookings-adapters';
 import { ContactsJobsModule } from '@leadflow/contacts-adapters';
@@ -24,7 +25,7 @@ export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
+      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, AccountsJobsModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
         BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule, WorkerMetricsModule],
     };
   }

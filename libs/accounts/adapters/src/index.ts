@@ -1,7 +1,8 @@
 import { AccountsInit1767000000100 } from './infrastructure/persistence/migrations/1767000000100-accounts-init';
+import { AccountsSandbox1799000000000 } from './infrastructure/persistence/migrations/1799000000000-accounts-sandbox';
 
 export * from './accounts-http.module';
 export * from './accounts-jobs.module';
 
 /** Migrations of the `accounts` schema, in order. */
-export const accountsMigrations = [AccountsInit1767000000100];
+export const accountsMigrations = [AccountsInit1767000000100, AccountsSandbox1799000000000];

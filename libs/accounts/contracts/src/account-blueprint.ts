@@ -22,6 +22,18 @@ export interface QuoteDefaults {
   tax_profile?: string;
 }
 
+/**
+ * `live` for an ordinary account, `test` for a sandbox (issue 15, item 4): a sandbox's keys are
+ * `lf_test_...`, its emails are recorded and never handed to a transport, its SMS hand-offs are
+ * skipped and its webhook payloads carry `livemode: false`.
+ */
+export type AccountMode = 'live' | 'test';
+
+/** The key prefix's head for a mode: `lf_live_` or `lf_test_`. */
+export function apiKeyModePrefix(mode: AccountMode | undefined): string {
+  return mode === 'test' ? 'lf_test_' : 'lf_live_';
+}
+
 /** The accounts context's part of an account blueprint (operator-api › POST /admin/v1/accounts). */
 export interface AccountBlueprintPart {
   name: string;
@@ -40,6 +52,8 @@ export interface AccountBlueprintPart {
     canDeleteProspects?: boolean;
   }[];
   apiKeys?: ApiKeySpec[];
+  /** Creates a sandbox (mode `test`) of this live account instead of a live account (operator sandbox route only). */
+  sandboxOf?: string | null;
 }
 
 /** A key as returned once at creation: `{ id, key, prefix }` (prefix is `lf_live_<8>`). */
@@ -65,6 +79,10 @@ export interface AccountView {
   api_terms_accepted: boolean;
   quote_defaults: QuoteDefaults;
   created_at: string;
+  /** `live` or `test` (a sandbox). */
+  mode: AccountMode;
+  /** The live account of a sandbox; null for a live account. */
+  sandbox_of: string | null;
 }
 
 export interface SystemView {
@@ -99,6 +117,8 @@ export interface ApiKeyView {
   last_used_at: string | null;
   expires_at: string | null;
   rate_limits: { per_hour: number };
+  /** `live` for an `lf_live_` key, `test` for an `lf_test_` key of a sandbox account. */
+  mode: AccountMode;
 }
 
 /** One account in the operator console's list (`ListAccountsQuery`). */

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { AccountId, KeysetPosition, Page } from '@leadflow/shared-kernel';
-import type { AccountSummaryView, AccountView, ApiKeySummaryView, ApiKeyView, SystemView, TeamMemberView } from './account-blueprint';
+import type { AccountMode, AccountSummaryView, AccountView, ApiKeySummaryView, ApiKeyView, SystemView, TeamMemberView } from './account-blueprint';
 
 /** `GET /v1/me`: the calling key as the spec shows it. */
 export class GetApiKeyQuery extends Query<ApiKeyView> {
@@ -45,6 +45,27 @@ export class ListAccountsQuery extends Query<Page<AccountSummaryView>> {
 
 /** Operator read (the console): every key of the account, revoked and expired ones included, newest first. */
 export class ListApiKeysQuery extends Query<ApiKeySummaryView[]> {
+  constructor(readonly accountId: AccountId) {
+    super();
+  }
+}
+
+/** An account's mode and sandbox link (`GetAccountModeQuery`). */
+export interface AccountModeView {
+  accountId: string;
+  mode: AccountMode;
+  /** For a sandbox: its live account. */
+  sandboxOf: string | null;
+  /** For a live account: its sandbox, when one was created. */
+  sandboxId: string | null;
+}
+
+/**
+ * Published query of the accounts context (issue 15, item 4): is the account live or a sandbox?
+ * Null for an unknown account. Registered in the api and in the worker (webhook payloads' `livemode`,
+ * email delivery, SMS hand-off); an account's mode never changes, so callers may cache the answer.
+ */
+export class GetAccountModeQuery extends Query<AccountModeView | null> {
   constructor(readonly accountId: AccountId) {
     super();
   }

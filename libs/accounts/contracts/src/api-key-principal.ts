@@ -1,4 +1,5 @@
 import type { AccountId } from '@leadflow/shared-kernel';
+import type { AccountMode } from './account-blueprint';
 import type { Feature, Scope } from './scopes';
 
 /** Who is calling: an active, unexpired API key and its account, resolved once per request. */
@@ -19,4 +20,6 @@ export interface ApiKeyPrincipal {
   createdAt: Date;
   /** When the key stops authenticating (UTC), or null for never. */
   expiresAt: Date | null;
+  /** `live`, or `test` for a key of a sandbox account (`lf_test_`). */
+  mode?: AccountMode;
 }

@@ -10,3 +10,4 @@ export * from './domain/timezone';
 export * from './application/queries/api-key.view';
 export * from './application/ports/accounts.read-model.port';
 export * from './application/queries/operator-reads.handlers';
+export { GetAccountModeHandler } from './application/queries/account.query-handlers';

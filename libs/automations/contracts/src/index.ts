@@ -6,3 +6,4 @@ export * from './automation-blueprint';
 export * from './automations.events';
 export * from './enrol-custom-event.command';
 export * from './provision-automations.command';
+export * from './sandbox';

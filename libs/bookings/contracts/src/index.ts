@@ -8,3 +8,4 @@ export * from './calendar-blueprint';
 export * from './set-booking-outcome.command';
 export * from './record-host-busy-time.command';
 export * from './reassign-contact-bookings.command';
+export * from './sandbox';

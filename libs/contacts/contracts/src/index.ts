@@ -13,3 +13,4 @@ export * from './tag-contact-by-name.command';
 export * from './resolve-event-contact.command';
 export * from './unsubscribe-email.command';
 export * from './presuasion-submissions';
+export * from './sandbox';

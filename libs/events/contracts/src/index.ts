@@ -6,3 +6,4 @@ export * from './event-registration.views';
 export * from './provision-events.command';
 export * from './custom-event.events';
 export * from './reassign-contact-registrations.command';
+export * from './sandbox';

@@ -5,6 +5,7 @@ import { OutboxSubscriptionModule } from '@leadflow/shared-platform';
 import { EmailTransport, MESSAGING_DELIVERY_HANDLERS, MESSAGING_HANDLERS } from '@leadflow/messaging-core';
 import { MESSAGING_EVENTS } from '@leadflow/messaging-contracts';
 import { NodemailerEmailTransport } from './infrastructure/mail/nodemailer-email.transport';
+import { TestModeEmailTransport } from './infrastructure/mail/test-mode-email.transport';
 import { DeliverEmailProcessor } from './interface/jobs/deliver-email.processor';
 import { EMAIL_DELIVERY_QUEUE, OUTGOING_EMAILS_CONSUMER } from './interface/jobs/email-delivery.job';
 import { EmailQueuedProcessor } from './interface/jobs/email-queued.processor';
@@ -13,7 +14,8 @@ import { MESSAGING_PERSISTENCE, MESSAGING_RECORDS } from './messaging.providers'
 /**
  * Messaging for the worker app: email dispatch. Subscribes to `email_queued` (outbox consumer
  * `outgoing-emails`), which schedules one job per email on the `email-delivery` queue; its processor
- * hands the email over through nodemailer (`SMTP_URL`, or the logging transport when unset) and
+ * hands the email over through nodemailer (`SMTP_URL`, or the logging transport when unset; never
+ * for a sandbox account: TestModeEmailTransport) and
  * records the delivery state. Also registers the published commands, so worker-side callers (quotes,
  * automations) can queue emails. Needs QueueModule.forRoot and OutboxRelayModule.
  */
@@ -27,7 +29,8 @@ import { MESSAGING_PERSISTENCE, MESSAGING_RECORDS } from './messaging.providers'
     ...MESSAGING_HANDLERS,
     ...MESSAGING_DELIVERY_HANDLERS,
     ...MESSAGING_PERSISTENCE,
-    { provide: EmailTransport, useClass: NodemailerEmailTransport },
+    NodemailerEmailTransport,
+    { provide: EmailTransport, useClass: TestModeEmailTransport },
     EmailQueuedProcessor,
     DeliverEmailProcessor,
   ],

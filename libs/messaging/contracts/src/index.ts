@@ -10,3 +10,4 @@ export * from './outgoing-email.events';
 export * from './outgoing-email.queries';
 export * from './conversations';
 export * from './email-threads';
+export * from './sandbox';

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { AccountActivityReadModel, OPERATOR_HANDLERS } from '@leadflow/operator-core';
 import { TypeOrmAccountActivityReadModel } from './infrastructure/persistence/typeorm-account-activity.read-model';
 import { AccountsAdminController } from './interface/http/accounts-admin.controller';
+import { SandboxAdminController } from './interface/http/sandbox-admin.controller';
+import { PlatformSandboxData } from './infrastructure/persistence/platform-sandbox-data';
 import { ContactsAdminController } from './interface/http/contacts-admin.controller';
 import { EmailsAdminController } from './interface/http/emails-admin.controller';
 import { QuotesAdminController } from './interface/http/quotes-admin.controller';
@@ -18,6 +20,7 @@ import { ConsoleSessionStore } from './interface/console/console-session.store';
 @Module({
   controllers: [
     AccountsAdminController,
+    SandboxAdminController,
     ContactsAdminController,
     EmailsAdminController,
     QuotesAdminController,
@@ -26,6 +29,6 @@ import { ConsoleSessionStore } from './interface/console/console-session.store';
     WebhookDeliveriesAdminController,
     ConsoleController,
   ],
-  providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }, ConsoleSessionStore, ConsoleExceptionFilter],
+  providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }, ConsoleSessionStore, ConsoleExceptionFilter, PlatformSandboxData],
 })
 export class OperatorHttpModule {}

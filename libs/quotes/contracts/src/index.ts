@@ -6,3 +6,4 @@ export * from './quote.views';
 export * from './quotes.commands';
 export * from './quotes.events';
 export * from './reassign-contact-quotes.command';
+export * from './sandbox';

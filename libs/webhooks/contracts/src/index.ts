@@ -6,3 +6,4 @@ export * from './webhook-event-catalog';
 export * from './webhook-deliveries.query';
 export * from './redeliver-webhook-delivery.command';
 export * from './webhook-subscriptions.query';
+export * from './sandbox';

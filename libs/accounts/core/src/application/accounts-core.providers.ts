@@ -1,7 +1,7 @@
 import { CreateAccountHandler } from './commands/create-account.handler';
 import { CreateApiKeyHandler, RevokeApiKeyHandler } from './commands/api-key.handlers';
 import { UpdateAccountHandler } from './commands/update-account.handler';
-import { GetAccountHandler, GetApiKeyHandler, ListSystemsHandler, ListTeamMembersHandler } from './queries/account.query-handlers';
+import { GetAccountHandler, GetAccountModeHandler, GetApiKeyHandler, ListSystemsHandler, ListTeamMembersHandler } from './queries/account.query-handlers';
 import { ResolveApiKeyHandler } from './queries/resolve-api-key.handler';
 
 /** Every command and query handler of the accounts context (registered by its adapters modules). */
@@ -15,4 +15,5 @@ export const ACCOUNTS_HANDLERS = [
   GetAccountHandler,
   ListSystemsHandler,
   ListTeamMembersHandler,
+  GetAccountModeHandler,
 ];

@@ -1,8 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AccountMode, apiKeyModePrefix } from '@leadflow/accounts-contracts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** `lf_live_<8 base62>_<32+ base62>` (operator-api › API key format). */
-export const API_KEY_PATTERN = /^lf_live_([0-9A-Za-z]{8})_([0-9A-Za-z]{32,})$/;
+/**
+ * `lf_live_<8 base62>_<32+ base62>` (operator-api › API key format), or `lf_test_...` for a key of a
+ * sandbox account (issue 15, item 4). The hash covers the whole key, mode included, so a key presented
+ * with the other mode's head never matches.
+ */
+export const API_KEY_PATTERN = /^lf_(?:live|test)_([0-9A-Za-z]{8})_([0-9A-Za-z]{32,})$/;
 export const API_KEY_FORMAT_VERSION = 1;
 
 function base62(length: number): string {
@@ -30,14 +35,15 @@ export class ApiKeySecret {
     readonly hash: string,
   ) {}
 
-  static issue(): ApiKeySecret {
+  /** A new key; `lf_test_` for a sandbox account (`mode` `test`), else `lf_live_`. */
+  static issue(mode: AccountMode = 'live'): ApiKeySecret {
     const prefix = base62(8);
-    const raw = `lf_live_${prefix}_${base62(40)}`;
+    const raw = `${apiKeyModePrefix(mode)}${prefix}_${base62(40)}`;
     return new ApiKeySecret(raw, prefix, hashApiKey(raw));
   }
 
   get keyPrefix(): string {
-    return `lf_live_${this.prefix}`;
+    return `${this.raw.slice(0, 8)}${this.prefix}`;
   }
 
   /** Splits a presented key; null when it does not have the key format. */

@@ -63,4 +63,10 @@ export class InMemoryAccountsRepository extends AccountsRepository {
   async touchApiKey(keyId: string): Promise<void> {
     this.touched.push(keyId);
   }
+  async findAccountMode(accountId: AccountId): Promise<{ mode: 'live' | 'test'; sandboxOf: string | null; sandboxId: string | null } | null> {
+    const account = this.accounts.get(accountId);
+    if (!account) return null;
+    const sandbox = [...this.accounts.values()].find((candidate) => candidate.sandboxOf === accountId);
+    return { mode: account.mode ?? 'live', sandboxOf: account.sandboxOf ?? null, sandboxId: sandbox?.id ?? null };
+  }
 }

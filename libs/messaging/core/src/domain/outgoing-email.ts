@@ -168,6 +168,8 @@ export function queuedEmail(accountId: AccountId, id: string, request: CheckedEm
 /** What a transport is handed. */
 export interface OutgoingMessage {
   emailId: string;
+  /** The sending account (a sandbox's messages are never handed to the mail system: test mode). */
+  accountId?: AccountId;
   from: EmailSender;
   to: string;
   replyTo: string | null;
@@ -184,6 +186,7 @@ export function outgoingMessage(email: OutgoingEmailState): OutgoingMessage {
   const domain = email.fromEmail.slice(email.fromEmail.lastIndexOf('@') + 1);
   return {
     emailId: email.id,
+    accountId: email.accountId,
     from: { email: email.fromEmail, name: email.fromName },
     to: email.to,
     replyTo: email.replyTo,

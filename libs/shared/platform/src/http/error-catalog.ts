@@ -61,6 +61,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   trigger_throttled: 429,
   subscription_limit_reached: 429,
   test_quota_exceeded: 429,
+  sandbox_exists: 409,
+  live_account_required: 422,
+  sandbox_required: 422,
   internal_error: 500,
   service_unavailable: 503,
 };

@@ -13,6 +13,8 @@ export interface WebhookPayload {
   event: string;
   id: string;
   created_at: string;
+  /** Real deliveries only: false when the account is a sandbox (test mode), true otherwise. */
+  livemode?: boolean;
   data: Record<string, unknown> & { system: { id: string; name: string } | null; actor: Actor };
   changes: unknown;
 }
@@ -38,12 +40,13 @@ export function storedBody(event: string, occurredAt: Date | string, payload: Re
   };
 }
 
-/** The payload as sent (or shown as a sample). */
-export function toPayload(body: StoredWebhookBody, id: string, system: { id: string; name: string } | null): WebhookPayload {
+/** The payload as sent (or shown as a sample); `livemode` is given on real deliveries (absent from samples). */
+export function toPayload(body: StoredWebhookBody, id: string, system: { id: string; name: string } | null, livemode?: boolean): WebhookPayload {
   return {
     event: body.event,
     id,
     created_at: body.created_at,
+    ...(livemode === undefined ? {} : { livemode }),
     data: { ...body.data, system, actor: body.actor },
     changes: body.changes,
   };

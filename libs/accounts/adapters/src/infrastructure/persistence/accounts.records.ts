@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { Feature, QuoteDefaults, Scope } from '@leadflow/accounts-contracts';
+import type { AccountMode, Feature, QuoteDefaults, Scope } from '@leadflow/accounts-contracts';
 
 @Entity({ schema: 'accounts', name: 'accounts' })
 export class AccountRecord {
@@ -10,6 +10,10 @@ export class AccountRecord {
   @Column('boolean') apiTermsAccepted: boolean;
   @Column('jsonb') quoteDefaults: QuoteDefaults;
   @Column('timestamptz') createdAt: Date;
+  /** `live`, or `test` for a sandbox (issue 15, item 4). */
+  @Column({ type: 'text', default: 'live' }) mode?: AccountMode;
+  /** The live account a sandbox belongs to; null for a live account. */
+  @Column({ type: 'uuid', nullable: true }) sandboxOf?: string | null;
 }
 
 @Entity({ schema: 'accounts', name: 'systems' })
@@ -49,6 +53,8 @@ export class ApiKeyRecord {
   @Column({ type: 'timestamptz', nullable: true }) revokedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
   @Column('timestamptz') createdAt: Date;
+  /** The account's mode when the key was issued (`lf_live_` or `lf_test_`); never changes. */
+  @Column({ type: 'text', default: 'live' }) mode?: AccountMode;
 }
 
 export const ACCOUNTS_RECORDS = [AccountRecord, SystemRecord, TeamMemberRecord, ApiKeyRecord];

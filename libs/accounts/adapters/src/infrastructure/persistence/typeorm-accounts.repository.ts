@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { IsNull } from 'typeorm';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
+import type { AccountMode } from '@leadflow/accounts-contracts';
 import { AccountCacheInvalidation, TransactionHost } from '@leadflow/shared-platform';
 import {
   AccountState,
@@ -103,7 +104,7 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
     const rows: Array<Record<string, unknown>> = await this.manager.query(
       `SELECT k.id, k.account_id, k.name, k.prefix, k.secret_hash, k.scopes, k.per_hour, k.events_per_minute,
               k.expires_at, k.revoked_at, k.last_used_at, k.created_at,
-              a.name AS account_name, a.features, a.api_terms_accepted
+              k.mode, a.name AS account_name, a.features, a.api_terms_accepted
          FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
         WHERE k.prefix = $1`,
       [prefix],
@@ -126,7 +127,19 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
       accountName: row.account_name as string,
       features: row.features as KeyWithAccount['features'],
       apiTermsAccepted: row.api_terms_accepted as boolean,
+      mode: row.mode === 'test' ? 'test' : 'live',
     };
+  }
+
+  async findAccountMode(accountId: AccountId): Promise<{ mode: AccountMode; sandboxOf: string | null; sandboxId: string | null } | null> {
+    const rows: Array<{ mode: AccountMode; sandbox_of: string | null; sandbox_id: string | null }> = await this.manager.query(
+      `SELECT a.mode, a.sandbox_of, s.id AS sandbox_id
+         FROM accounts.accounts a LEFT JOIN accounts.accounts s ON s.sandbox_of = a.id
+        WHERE a.id = $1`,
+      [accountId],
+    );
+    const row = rows[0];
+    return row ? { mode: row.mode, sandboxOf: row.sandbox_of, sandboxId: row.sandbox_id } : null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { AccountId, Actor, Clock, newId, ValidationFailedError } from '@leadflow/shared-kernel';
-import { ApiKeySpec, inferPreset, IssuedApiKey, PRESETS, Scope } from '@leadflow/accounts-contracts';
+import { AccountMode, ApiKeySpec, inferPreset, IssuedApiKey, PRESETS, Scope } from '@leadflow/accounts-contracts';
 import { ApiKeySecret } from '../../domain/api-key-secret.value-object';
 import { ContactsDeleteGrantError } from '../../domain/accounts.errors';
 import { AccountsActivityLog } from '../ports/accounts-activity.port';
@@ -19,6 +19,8 @@ export interface ApiKeyIssueContext {
   /** The account's team members (who may grant `contacts:delete`). */
   members: TeamMemberState[];
   actor: Actor;
+  /** The account's mode: `test` issues an `lf_test_` key. Absent reads `live`. */
+  mode?: AccountMode;
   /** Field path of the key item in the request body (`api_keys[2]`), '' for a body that is the item. */
   field: string;
 }
@@ -39,7 +41,7 @@ export async function issueApiKey(issuing: ApiKeyIssuing, accountId: AccountId, 
     const granter = context.members.find((member) => member.email === spec.grantedBy!.toLowerCase());
     if (!granter || !granter.isActive || !granter.canDeleteProspects) throw new ContactsDeleteGrantError(at('granted_by'));
   }
-  const secret = ApiKeySecret.issue();
+  const secret = ApiKeySecret.issue(context.mode);
   const id = newId();
   const now = issuing.clock.now();
   const expiresAt = spec.expiresAt ?? null;
@@ -55,6 +57,7 @@ export async function issueApiKey(issuing: ApiKeyIssuing, accountId: AccountId, 
     revokedAt: null,
     lastUsedAt: null,
     createdAt: now,
+    mode: context.mode ?? 'live',
   });
   await issuing.activity.record(accountId, [
     {

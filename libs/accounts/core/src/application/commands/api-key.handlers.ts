@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
-import { CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand, RevokedApiKey } from '@leadflow/accounts-contracts';
+import { apiKeyModePrefix, CreateApiKeyCommand, IssuedApiKey, RevokeApiKeyCommand, RevokedApiKey } from '@leadflow/accounts-contracts';
 import { AccountNotFoundError, ApiKeyNotFoundError, DuplicateNameError } from '../../domain/accounts.errors';
 import { AccountsActivityLog } from '../ports/accounts-activity.port';
 import { ApiKeyCache } from '../ports/api-key-cache.port';
@@ -22,14 +22,15 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   ) {}
 
   async execute({ accountId, spec, actor }: CreateApiKeyCommand): Promise<IssuedApiKey> {
-    if (!(await this.repository.findAccount(accountId))) throw new AccountNotFoundError();
+    const account = await this.repository.findAccount(accountId);
+    if (!account) throw new AccountNotFoundError();
     if (await this.repository.apiKeyNameInUse(accountId, spec.name)) throw new DuplicateNameError('name', spec.name);
     const members = await this.repository.listTeamMembers(accountId);
     return issueApiKey(
       { repository: this.repository, activity: this.activity, clock: this.clock, defaultPerHour: this.settings.defaultKeyPerHour },
       accountId,
       spec,
-      { members, actor, field: '' },
+      { members, actor, field: '', mode: account.mode },
     );
   }
 }
@@ -56,7 +57,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     if (!(await this.repository.revokeApiKey(accountId, keyId, now))) throw new ApiKeyNotFoundError();
     await this.cache.invalidateAccount(accountId);
     await this.activity.record(accountId, [
-      { type: 'api_key_revoked', actor, data: { key_id: key.id, key_name: key.name, key_prefix: `lf_live_${key.prefix}` } },
+      { type: 'api_key_revoked', actor, data: { key_id: key.id, key_name: key.name, key_prefix: `${apiKeyModePrefix(key.mode)}${key.prefix}` } },
     ]);
     return { keyId: key.id, revokedAt: now };
   }

@@ -51,6 +51,8 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
       apiTermsAccepted: blueprint.apiTermsAccepted ?? false,
       quoteDefaults: { ...DEFAULT_QUOTE_DEFAULTS, ...(blueprint.quoteDefaults ?? {}) },
       createdAt: now,
+      mode: blueprint.sandboxOf ? 'test' : 'live',
+      sandboxOf: blueprint.sandboxOf ?? null,
     });
 
     const systems = this.systemsOf(blueprint.systems ?? [], now);
@@ -71,7 +73,7 @@ export class CreateAccountHandler implements ICommandHandler<CreateAccountComman
     const issuing = { repository: this.repository, activity: this.activity, clock: this.clock, defaultPerHour: this.settings.defaultKeyPerHour };
     const apiKeys: CreatedAccount['apiKeys'] = {};
     for (const [index, spec] of (blueprint.apiKeys ?? []).entries()) {
-      apiKeys[spec.name] = await issueApiKey(issuing, accountId, spec, { members, actor, field: `api_keys[${index}]` });
+      apiKeys[spec.name] = await issueApiKey(issuing, accountId, spec, { members, actor, field: `api_keys[${index}]`, mode: blueprint.sandboxOf ? 'test' : 'live' });
     }
     return {
       accountId,

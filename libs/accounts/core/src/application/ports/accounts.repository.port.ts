@@ -1,5 +1,5 @@
 import type { AccountId } from '@leadflow/shared-kernel';
-import type { Feature, QuoteDefaults, Scope } from '@leadflow/accounts-contracts';
+import type { AccountMode, Feature, QuoteDefaults, Scope } from '@leadflow/accounts-contracts';
 
 export interface AccountState {
   id: AccountId;
@@ -9,6 +9,10 @@ export interface AccountState {
   apiTermsAccepted: boolean;
   quoteDefaults: QuoteDefaults;
   createdAt: Date;
+  /** Absent reads `live`. */
+  mode?: AccountMode;
+  /** The live account of a sandbox; null or absent for a live account. */
+  sandboxOf?: string | null;
 }
 
 export interface SystemState {
@@ -42,6 +46,8 @@ export interface ApiKeyState {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
+  /** The mode of the key's account (`lf_live_` / `lf_test_`); absent reads `live`. */
+  mode?: AccountMode;
 }
 
 /** A key with the account fields authentication needs, read in one query. */
@@ -74,4 +80,6 @@ export abstract class AccountsRepository {
   abstract findKeyByPrefix(prefix: string): Promise<KeyWithAccount | null>;
   /** Records use; implementations write at most once a minute per key and never throw. */
   abstract touchApiKey(keyId: string, at: Date): Promise<void>;
+  /** The account's mode, its live account (sandbox) and its sandbox (live account); null when unknown. */
+  abstract findAccountMode(accountId: AccountId): Promise<{ mode: AccountMode; sandboxOf: string | null; sandboxId: string | null } | null>;
 }

@@ -1,7 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
 import {
+  AccountModeView,
   AccountView,
+  apiKeyModePrefix,
+  GetAccountModeQuery,
   ApiKeyView,
   GetAccountQuery,
   GetApiKeyQuery,
@@ -31,7 +34,7 @@ export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery> {
     return {
       key_id: key.id,
       key_name: key.name,
-      key_prefix: `lf_live_${key.prefix}`,
+      key_prefix: `${apiKeyModePrefix(key.mode)}${key.prefix}`,
       key_format_version: API_KEY_FORMAT_VERSION,
       client_id: account.id,
       client_name: account.name,
@@ -42,6 +45,7 @@ export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery> {
       last_used_at: (key.lastUsedAt ?? this.clock.now()).toISOString(),
       expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
       rate_limits: { per_hour: key.perHour },
+      mode: key.mode ?? 'live',
     };
   }
 }
@@ -53,6 +57,17 @@ export class GetAccountHandler implements IQueryHandler<GetAccountQuery> {
   async execute({ accountId }: GetAccountQuery): Promise<AccountView | null> {
     const account = await this.repository.findAccount(accountId);
     return account ? toAccountView(account) : null;
+  }
+}
+
+/** {@link GetAccountModeQuery}: live or test, and the sandbox link either way; null for an unknown account. */
+@QueryHandler(GetAccountModeQuery)
+export class GetAccountModeHandler implements IQueryHandler<GetAccountModeQuery> {
+  constructor(private readonly repository: AccountsRepository) {}
+
+  async execute({ accountId }: GetAccountModeQuery): Promise<AccountModeView | null> {
+    const found = await this.repository.findAccountMode(accountId);
+    return found ? { accountId, ...found } : null;
   }
 }
 

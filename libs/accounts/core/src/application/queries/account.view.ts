@@ -10,5 +10,7 @@ export function toAccountView(account: AccountState): AccountView {
     api_terms_accepted: account.apiTermsAccepted,
     quote_defaults: account.quoteDefaults,
     created_at: account.createdAt.toISOString(),
+    mode: account.mode ?? 'live',
+    sandbox_of: account.sandboxOf ?? null,
   };
 }

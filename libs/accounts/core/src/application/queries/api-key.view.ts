@@ -23,5 +23,6 @@ export function toApiKeyView(key: ApiKeyPrincipal, now: Date): ApiKeyView {
     last_used_at: now.toISOString(),
     expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
     rate_limits: { per_hour: key.perHour },
+    mode: key.mode ?? 'live',
   };
 }

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock, encodeCursor, Page } from '@leadflow/shared-kernel';
-import { AccountSummaryView, ApiKeySummaryView, inferPreset, ListAccountsQuery, ListApiKeysQuery } from '@leadflow/accounts-contracts';
+import { AccountSummaryView, apiKeyModePrefix, ApiKeySummaryView, inferPreset, ListAccountsQuery, ListApiKeysQuery } from '@leadflow/accounts-contracts';
 import { lifecycleOf } from '../../domain/api-key-lifecycle';
 import { AccountsReadModel } from '../ports/accounts.read-model.port';
 
@@ -40,7 +40,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
     return keys.map((key) => ({
       id: key.id,
       name: key.name,
-      prefix: `lf_live_${key.prefix}`,
+      prefix: `${apiKeyModePrefix(key.mode)}${key.prefix}`,
       scopes: [...key.scopes],
       preset: inferPreset(key.scopes),
       lifecycle_state: lifecycleOf(key, now),

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
-import { ApiKeyPrincipal, ResolveApiKeyQuery } from '@leadflow/accounts-contracts';
+import { ApiKeyPrincipal, apiKeyModePrefix, ResolveApiKeyQuery } from '@leadflow/accounts-contracts';
 import { ApiKeySecret } from '../../domain/api-key-secret.value-object';
 import { lifecycleOf } from '../../domain/api-key-lifecycle';
 import { ApiKeyCache } from '../ports/api-key-cache.port';
@@ -36,7 +36,7 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
     return {
       keyId: key.id,
       keyName: key.name,
-      keyPrefix: `lf_live_${key.prefix}`,
+      keyPrefix: `${apiKeyModePrefix(key.mode)}${key.prefix}`,
       accountId: key.accountId,
       accountName: key.accountName,
       scopes: key.scopes,
@@ -46,6 +46,7 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
       apiTermsAccepted: key.apiTermsAccepted,
       createdAt: key.createdAt,
       expiresAt: key.expiresAt,
+      mode: key.mode ?? 'live',
     };
   }
 }

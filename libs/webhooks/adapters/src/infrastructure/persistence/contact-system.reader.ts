@@ -1,4 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import { LRUCache } from 'lru-cache';
+import { GetAccountModeQuery } from '@leadflow/accounts-contracts';
+import { asAccountId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
 import { ContactSystemLookup } from '@leadflow/webhooks-core';
 
@@ -13,8 +17,27 @@ import { ContactSystemLookup } from '@leadflow/webhooks-core';
  */
 @Injectable()
 export class ContactSystemReader extends ContactSystemLookup {
-  constructor(private readonly transactions: TransactionHost) {
+  private readonly livemodes = new LRUCache<string, boolean>({ max: 10_000 });
+
+  constructor(
+    private readonly transactions: TransactionHost,
+    private readonly queries: QueryBus,
+  ) {
     super();
+  }
+
+  /** False for a sandbox account, through accounts' published `GetAccountModeQuery`; cached (a mode never changes). */
+  override async livemodeOf(accountId: string): Promise<boolean> {
+    const cached = this.livemodes.get(accountId);
+    if (cached !== undefined) return cached;
+    let livemode = true;
+    try {
+      livemode = (await this.queries.execute(new GetAccountModeQuery(asAccountId(accountId))))?.mode !== 'test';
+    } catch (error) {
+      if (!(error instanceof QueryHandlerNotFoundException)) throw error; // accounts not booted beside (adapter-only tests): live
+    }
+    this.livemodes.set(accountId, livemode);
+    return livemode;
   }
 
   async systemOf(accountId: string, contactId: string): Promise<{ id: string; name: string } | null> {

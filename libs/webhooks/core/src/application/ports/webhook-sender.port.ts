@@ -19,6 +19,11 @@ export abstract class WebhookSecretVault {
 /** `data.system` of a payload, resolved at delivery: the System the contact belongs to now, or null. */
 export abstract class ContactSystemLookup {
   abstract systemOf(accountId: string, contactId: string): Promise<{ id: string; name: string } | null>;
+
+  /** The payload's `livemode` (test mode, issue 15 item 4): false for a sandbox account. Default true. */
+  livemodeOf(_accountId: string): Promise<boolean> {
+    return Promise.resolve(true);
+  }
 }
 
 /** Delivery settings (milliseconds): retry schedule base, attempt lease, sweeper grace. */

@@ -58,7 +58,7 @@ export class AttemptWebhookDeliveryHandler implements ICommandHandler<AttemptWeb
     else if (subscription.disabledReason) answer = { status: null, error: 'subscription_disabled', refused: true, durationMs: 0 };
     else {
       const system = claimed.contactId ? await this.systems.systemOf(accountId, claimed.contactId) : null;
-      const rawBody = JSON.stringify(toPayload(claimed.body, claimed.id, system));
+      const rawBody = JSON.stringify(toPayload(claimed.body, claimed.id, system, await this.systems.livemodeOf(accountId)));
       const secrets = [subscription.secretCiphertext, subscription.previousSecretCiphertext].filter((s): s is string => s !== null).map((s) => this.vault.decrypt(s));
       const unixSeconds = Math.floor(this.clock.now().getTime() / 1000);
       answer = await this.sender.post(subscription.url, rawBody, {

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AUTOMATIONS_SANDBOX_HANDLERS } from './infrastructure/sandbox/automations-sandbox.handlers';
+
+/**
+ * Test mode (issue 15, item 4) for the api app: the automations context's published sandbox commands and
+ * queries (copy of a live account's configuration into its sandbox, reset of a sandbox's data), run by
+ * the operator API inside its own transaction.
+ */
+@Module({ providers: [...AUTOMATIONS_SANDBOX_HANDLERS] })
+export class AutomationsSandboxModule {}

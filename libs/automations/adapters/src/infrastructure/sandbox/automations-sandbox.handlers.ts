@@ -1,0 +1,89 @@
+import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import {
+  AutomationStepSpec,
+  AutomationTriggerType,
+  ExportAutomationsQuery,
+  ExportedAutomation,
+  ResetAutomationsDataCommand,
+} from '@leadflow/automations-contracts';
+import { TransactionHost } from '@leadflow/shared-platform';
+import type { EntityManager } from 'typeorm';
+
+interface AutomationRow {
+  name: string;
+  is_active: boolean;
+  is_published: boolean;
+  allow_concurrent_runs: boolean;
+  trigger: { type: AutomationTriggerType; event?: string; stage_id?: string | null; pipeline_id?: string | null } | null;
+  steps: Array<Record<string, unknown> & { type: AutomationStepSpec['type'] }>;
+}
+
+/**
+ * Test mode (issue 15, item 4), automations side: the account's automations (not archived) in blueprint
+ * form, stage references kept as the account's ids (`stageId`, trigger `pipelineId`) for the caller to
+ * map. Reads only the `automations` schema.
+ */
+@QueryHandler(ExportAutomationsQuery)
+export class ExportAutomationsHandler implements IQueryHandler<ExportAutomationsQuery> {
+  constructor(private readonly transactions: TransactionHost) {}
+
+  async execute({ accountId }: ExportAutomationsQuery): Promise<ExportedAutomation[]> {
+    const rows: AutomationRow[] = await this.transactions.manager.query(
+      `SELECT name, is_active, is_published, allow_concurrent_runs, trigger, steps
+         FROM automations.automations WHERE account_id = $1 AND archived_at IS NULL ORDER BY created_at, id`,
+      [accountId],
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      isActive: row.is_active,
+      isPublished: row.is_published,
+      allowConcurrentRuns: row.allow_concurrent_runs,
+      trigger: row.trigger
+        ? { type: row.trigger.type, event: row.trigger.event ?? null, stageId: row.trigger.stage_id ?? null, pipelineId: row.trigger.pipeline_id ?? null }
+        : null,
+      steps: (row.steps ?? []).map(toStepSpec),
+    }));
+  }
+}
+
+function toStepSpec(step: AutomationRow['steps'][number]): AutomationStepSpec {
+  switch (step.type) {
+    case 'add_tag':
+    case 'remove_tag':
+      return { type: step.type, tag: step.tag as string };
+    case 'send_email':
+      return { type: step.type, subject: step.subject as string, body: step.body as string };
+    case 'move_to_stage':
+      return { type: step.type, stageId: step.stage_id as string };
+    case 'wait':
+      return { type: step.type, seconds: step.seconds as number };
+    default:
+      return { type: step.type, event: step.event as string };
+  }
+}
+
+/** Children first; automations stay. */
+const AUTOMATIONS_DATA_TABLES = ['automations.execution_steps', 'automations.executions'] as const;
+
+/** {@link ResetAutomationsDataCommand}: deletes the account's executions in the caller's transaction. */
+@CommandHandler(ResetAutomationsDataCommand)
+export class ResetAutomationsDataHandler implements ICommandHandler<ResetAutomationsDataCommand> {
+  constructor(private readonly transactions: TransactionHost) {}
+
+  execute({ accountId }: ResetAutomationsDataCommand): Promise<Record<string, number>> {
+    return deleteAccountRows(this.transactions.manager, accountId, AUTOMATIONS_DATA_TABLES);
+  }
+}
+
+/** The api's test-mode handlers of the automations context (AutomationsHttpModule). */
+export const AUTOMATIONS_SANDBOX_HANDLERS = [ExportAutomationsHandler, ResetAutomationsDataHandler];
+
+/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
+async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
+  const deleted: Record<string, number> = {};
+  for (const table of tables) {
+    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
+    deleted[table] = n;
+  }
+  return deleted;
+}
