@@ -130,11 +130,12 @@ describe('Webhook deliveries (real worker, HTTPS receiver on loopback)', () => {
     expect(request.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(signatureMatches(request.headers['x-service-signature'], request.rawBody, subscription.secret)).toBe(true);
     expect(signatureMatches(request.headers['x-service-signature'], request.rawBody.replace('Nadia', 'Nadja'), subscription.secret)).toBe(false);
-    expect(Object.keys(request.body)).toEqual(['event', 'id', 'created_at', 'data', 'changes']);
+    expect(Object.keys(request.body)).toEqual(['event', 'id', 'created_at', 'livemode', 'data', 'changes']);
     expect(request.body).toEqual({
       event: 'contact_created',
       id: delivery.id,
       created_at: expect.stringMatching(ISO),
+      livemode: true,
       data: expect.objectContaining({
         contact_id: contact.id,
         contact: expect.objectContaining({ id: contact.id, email: 'nadia@example.com' }),

@@ -9,6 +9,18 @@ describe('ApiKeySecret (operator-api › API key format)', () => {
     expect(secret.prefix).toHaveLength(8);
   });
 
+  it('issues lf_test_ keys for a sandbox account (test mode); both heads parse to the same 8-character prefix, the hash covers the head', () => {
+    const secret = ApiKeySecret.issue('test');
+    expect(secret.raw).toMatch(/^lf_test_[0-9A-Za-z]{8}_[0-9A-Za-z]{40}$/);
+    expect(secret.keyPrefix).toBe(`lf_test_${secret.prefix}`);
+    const asTest = ApiKeySecret.parse(secret.raw);
+    const asLive = ApiKeySecret.parse(secret.raw.replace('lf_test_', 'lf_live_'));
+    expect(asTest).toEqual({ prefix: secret.prefix, hash: secret.hash });
+    expect(asLive?.prefix).toBe(secret.prefix);
+    expect(ApiKeySecret.sameHash(asLive!.hash, secret.hash)).toBe(false);
+    expect(ApiKeySecret.issue('live').raw.startsWith('lf_live_')).toBe(true);
+  });
+
   it('stores only a sha256 hash, never the raw key', () => {
     const secret = ApiKeySecret.issue();
     expect(secret.hash).toBe(hashApiKey(secret.raw));
@@ -21,7 +33,7 @@ describe('ApiKeySecret (operator-api › API key format)', () => {
     expect(raws.size).toBe(200);
   });
 
-  it.each(['', 'abc', 'lf_live_short_abc', 'lf_test_ABCDEFGH_0123456789abcdef0123456789abcdef', 'lf_live_ABCDEFGH_tooshort'])(
+  it.each(['', 'abc', 'lf_live_short_abc', 'lf_prod_ABCDEFGH_0123456789abcdef0123456789abcdef', 'lf_live_ABCDEFGH_tooshort'])(
     'parses %j as not a key',
     (raw) => {
       expect(ApiKeySecret.parse(raw)).toBeNull();

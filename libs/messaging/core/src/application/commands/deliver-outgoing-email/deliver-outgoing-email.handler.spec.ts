@@ -66,6 +66,7 @@ describe('DeliverOutgoingEmailHandler (one delivery attempt of the worker)', () 
     expect(transport.sent).toEqual([
       {
         emailId: email.id,
+        accountId: email.accountId,
         from: { email: 'bonjour@lavoie.test', name: 'Lavoie' },
         to: 'nadia@example.com',
         replyTo: null,
