@@ -18,7 +18,7 @@ import { BookingsJobsModule } from '../src';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are asserted field by field */
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -306,7 +306,10 @@ describe('Bookings adapters (PostgreSQL, Redis, BullMQ)', () => {
     await queue.add(INTEGRATION_EVENT_BATCH_JOB, { events: [{ id: eventId, type: 'contact_deleted' }] }, { jobId: `test-${newId()}` });
     const archived = await waitFor(async () => (await db.query(`SELECT archived_at FROM bookings.bookings WHERE id = $1`, [mine.id]))[0].archived_at, (value) => value !== null, 'the archive');
     const replay = await queue.add(INTEGRATION_EVENT_BATCH_JOB, { events: [{ id: eventId, type: 'contact_deleted' }] }, { jobId: `test-${newId()}` });
-    await waitFor(async () => (await queue.getJob(replay.id!))?.finishedOn ?? null, (value) => value !== null, 'the replay to finish');
+    await waitFor(async () => {
+      const job = await queue.getJob(replay.id!);
+      return job ? (job.finishedOn ?? null) : 'removed';
+    }, (value) => value !== null, 'the replay to finish');
     expect((await db.query(`SELECT archived_at FROM bookings.bookings WHERE id = $1`, [mine.id]))[0].archived_at).toEqual(archived);
     expect((await db.query(`SELECT archived_at FROM bookings.bookings WHERE id = $1`, [elsewhere.id]))[0].archived_at).toBeNull();
     expect(await db.query(`SELECT count(*)::int AS n FROM platform.event_inbox WHERE event_id = $1`, [eventId])).toEqual([{ n: 1 }]);

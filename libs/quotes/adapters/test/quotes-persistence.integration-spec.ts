@@ -10,7 +10,7 @@ import { QUOTE_EXPIRY_QUEUE, QuotesJobsModule } from '../src';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are asserted field by field */
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
