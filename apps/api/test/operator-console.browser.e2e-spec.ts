@@ -122,9 +122,12 @@ describe('the operator console in headless Chromium', () => {
   async function chartData(page: Page, id: string): Promise<{ labels: string[]; datasets: { label: string; data: (number | null)[] }[] }> {
     await page.locator(`#${id}[data-drawn="true"]`).waitFor();
     return page.evaluate((canvasId) => {
-      const chart = (window as unknown as { Chart: { getChart(canvas: HTMLCanvasElement): { data: { labels: string[]; datasets: { label: string; data: (number | null)[] }[] } } } }).Chart.getChart(
-        document.getElementById(canvasId) as HTMLCanvasElement,
-      );
+      // runs in the page; the workspace compiles without the DOM library, so the page's globals are typed here
+      const page = globalThis as unknown as {
+        Chart: { getChart(canvas: unknown): { data: { labels: string[]; datasets: { label: string; data: (number | null)[] }[] } } };
+        document: { getElementById(id: string): unknown };
+      };
+      const chart = page.Chart.getChart(page.document.getElementById(canvasId));
       return { labels: chart.data.labels, datasets: chart.data.datasets.map((dataset) => ({ label: dataset.label, data: dataset.data })) };
     }, id);
   }
