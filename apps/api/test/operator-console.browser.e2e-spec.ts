@@ -123,11 +123,11 @@ describe('the operator console in headless Chromium', () => {
     await page.locator(`#${id}[data-drawn="true"]`).waitFor();
     return page.evaluate((canvasId) => {
       // runs in the page; the workspace compiles without the DOM library, so the page's globals are typed here
-      const page = globalThis as unknown as {
+      const scope = globalThis as unknown as {
         Chart: { getChart(canvas: unknown): { data: { labels: string[]; datasets: { label: string; data: (number | null)[] }[] } } };
         document: { getElementById(id: string): unknown };
       };
-      const chart = page.Chart.getChart(page.document.getElementById(canvasId));
+      const chart = scope.Chart.getChart(scope.document.getElementById(canvasId));
       return { labels: chart.data.labels, datasets: chart.data.datasets.map((dataset) => ({ label: dataset.label, data: dataset.data })) };
     }, id);
   }
