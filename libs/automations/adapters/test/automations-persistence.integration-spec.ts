@@ -106,7 +106,7 @@ describe('Automations adapters (PostgreSQL, Redis, BullMQ)', () => {
 
   const row = async (id: string): Promise<any> => (await db.query(`SELECT * FROM automations.executions WHERE id = $1`, [id]))[0];
 
-  it("another account's automation and an archived one read as missing", async () => {
+  it("another account's automation, an archived one and an id that is not a UUID read as missing", async () => {
     const a = asAccountId(newId());
     const b = asAccountId(newId());
     const mine = await automation(a);
@@ -114,7 +114,7 @@ describe('Automations adapters (PostgreSQL, Redis, BullMQ)', () => {
     expect((await store.findAutomation(a, mine.id))?.name).toBe(mine.name);
     expect(await store.findAutomation(b, mine.id)).toBeNull();
     expect(await store.findAutomation(a, archived.id)).toBeNull();
-    // (A non-UUID id is refused by the callers before the store: the SQL would fail on the uuid cast.)
+    expect(await store.findAutomation(a, 'not-a-uuid')).toBeNull();
   });
 
   it('a trigger starts only the active, published, non-archived automations of that account and type (custom_event by its exact name), in creation order', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId } from '@leadflow/shared-kernel';
+import { AccountId, isUuid } from '@leadflow/shared-kernel';
 import { AccountCacheInvalidation, AccountScopedCache, TransactionHost } from '@leadflow/shared-platform';
 import {
   AutomationRecordState,
@@ -116,6 +116,7 @@ export class TypeOrmAutomationStore extends AutomationStore {
   }
 
   async findAutomation(accountId: AccountId, automationId: string): Promise<AutomationRecordState | null> {
+    if (!isUuid(automationId)) return null; // the port's contract: an id that names nothing reads as missing (never a 22P02)
     const [row] = await this.query<AutomationRow>(
       `SELECT * FROM automations.automations WHERE account_id = $1 AND id = $2 AND archived_at IS NULL`,
       [accountId, automationId],
