@@ -3,7 +3,11 @@ import { SmtpSink } from '@leadflow/shared-testing';
 // The real worker app, booted beside the api on the same test services (the app's entry point runs main()).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createWorker } from '../../worker/src/bootstrap';
+import { TEST_ADMIN_TOKEN } from '@leadflow/shared-testing';
+import { automationsBlueprint } from './support/automations-fixtures';
+import { createContact } from './support/contacts-fixtures';
 import { captureLead, freshPhone, leadsBlueprint } from './support/lead-capture-fixtures';
+import { createQuote, pagePath, quoteEmails, quotesBlueprint, SENDABLE, sendQuote } from './support/quotes-fixtures';
 import { messagingBlueprint, sendEmail } from './support/messaging-fixtures';
 import { generateCertificate, HttpsReceiver, TestCertificate } from './support/webhooks-fixtures';
 import { sqlOf } from './support/sql';
@@ -41,6 +45,7 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
   let account: ProvisionedAccount;
   let mailAccount: ProvisionedAccount;
   let sql: ReturnType<typeof sqlOf>;
+  let subscriptionId: string;
 
   const outboxRow = async (type: string, payloadMember: string, value: string) =>
     (
@@ -59,6 +64,7 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
     account = await api.provision(leadsBlueprint());
     const subscribed = await api.request({ method: 'POST', path: '/v1/webhooks', token: account.api_keys.full.key, body: { url: receiver.url('/trace'), events: ['lead_created'] } });
     expect(subscribed.status).toBe(201);
+    subscriptionId = subscribed.body.data.id;
     mailAccount = await api.provision(messagingBlueprint({ name: 'Courriels Tremblay' }));
   });
   afterAll(async () => {
@@ -116,5 +122,99 @@ describe('request id traced from the api through the worker (issue 17, item 4)',
     const generated = response.headers['x-request-id'];
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
     expect(await outboxRow('lead_created', 'contact_id', response.body.contact_id)).toMatchObject({ request_id: generated });
+  });
+
+  // Writes made elsewhere than the /v1 routes of the first paths: each outbox row names the request id sent.
+
+  it('a redeliver call (POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver) with X-Request-Id: its webhook_delivery_requested row carries it, and the new attempt\'s "Webhook delivery attempt" line names it', async () => {
+    const captured = await captureLead(api, account.api_keys.capture.key, { first_name: 'Rémi', email: 'remi.trace@example.com', phone: freshPhone().raw, sms_consent: true });
+    expect(`${captured.status} ${JSON.stringify(captured.body)}`).toMatch(/^200 /);
+    const created = await outboxRow('lead_created', 'contact_id', captured.body.contact_id);
+    const [first] = await waitFor(() => linesAbout('Webhook delivery attempt', created.id), (found) => found.length > 0, 'the first delivery attempt line');
+    expect(first).toMatchObject({ result: 'succeeded', attempt: 1 });
+
+    const requestId = `abc-redeliver-${Date.now()}`;
+    const redelivered = await api.request({
+      method: 'POST',
+      path: `/v1/webhooks/${subscriptionId}/deliveries/${first.delivery_id}/redeliver`,
+      token: account.api_keys.full.key,
+      headers: { 'x-request-id': requestId },
+    });
+    expect({ status: redelivered.status, body: redelivered.body }).toMatchObject({ status: 202, body: { data: { delivery_id: first.delivery_id, status: 'pending' } } });
+
+    const requested = await outboxRow('webhook_delivery_requested', 'delivery_id', first.delivery_id);
+    expect(requested).toEqual({ id: expect.any(String), account_id: account.account_id, request_id: requestId });
+    const [again] = await waitFor(() => linesAbout('Webhook delivery attempt', requested.id), (found) => found.length > 0, 'the redelivery attempt line');
+    expect(again).toMatchObject({ app: 'worker', request_id: requestId, account_id: account.account_id, event_id: requested.id, delivery_id: first.delivery_id, result: 'succeeded', attempt: 2 });
+  });
+
+  it('a webhook subscription created with X-Request-Id writes no outbox row (its activity entry names the calling key)', async () => {
+    const requestId = `abc-subscribe-${Date.now()}`;
+    const created = await api.request({
+      method: 'POST',
+      path: '/v1/webhooks',
+      token: account.api_keys.full.key,
+      headers: { 'x-request-id': requestId },
+      body: { url: receiver.url('/trace-2'), events: ['lead_updated'] },
+    });
+    expect(created.status).toBe(201);
+    expect(await sql.query<any>(`SELECT id FROM platform.outbox WHERE request_id = $1`, [requestId])).toEqual([]);
+    const [entry] = await sql.query<any>(`SELECT actor FROM platform.activity_log WHERE type = 'webhook_subscription_created' AND data->>'subscription_id' = $1`, [created.body.data.id]);
+    expect(entry.actor).toEqual({ type: 'api_key', id: account.api_keys.full.id, name: 'full', via: 'api_key' });
+  });
+
+  it('an automation trigger (POST /v1/automations/{id}/trigger) with X-Request-Id: its automation_execution_requested row carries it', async () => {
+    const automations = await api.provision(automationsBlueprint());
+    const key = automations.api_keys.full.key;
+    const contact = await createContact(api, key, { email: 'auto.trace@example.com', first_name: 'Alice' });
+    const requestId = `abc-trigger-${Date.now()}`;
+    const triggered = await api.request({
+      method: 'POST',
+      path: `/v1/automations/${(automations.automations as Record<string, string>)['Manuelle']}/trigger`,
+      token: key,
+      headers: { 'x-request-id': requestId },
+      body: { contact_id: contact.id },
+    });
+    expect({ status: triggered.status, body: triggered.body }).toMatchObject({ status: 201 });
+    const requested = await outboxRow('automation_execution_requested', 'execution_id', triggered.body.data.id);
+    expect(requested).toEqual({ id: expect.any(String), account_id: automations.account_id, request_id: requestId });
+  });
+
+  it('an operator write (POST /admin/v1/accounts/{id}/contacts/{contact_id}/archive) with X-Request-Id: its contact_archived row carries it', async () => {
+    const contact = await createContact(api, account.api_keys.full.key, { email: 'operator.trace@example.com', first_name: 'Odile' });
+    const requestId = `abc-operator-${Date.now()}`;
+    const archived = await api.request({
+      method: 'POST',
+      path: `/admin/v1/accounts/${account.account_id}/contacts/${contact.id}/archive`,
+      token: TEST_ADMIN_TOKEN,
+      headers: { 'x-request-id': requestId },
+    });
+    expect({ status: archived.status, body: archived.body }).toMatchObject({ status: 200, body: { data: { id: contact.id } } });
+    const row = await outboxRow('contact_archived', 'contact_id', contact.id);
+    expect(row).toEqual({ id: expect.any(String), account_id: account.account_id, request_id: requestId });
+    // The operator's actor is unchanged: the trace rides beside it, not in it.
+    const [actor] = await sql.query<any>(`SELECT actor FROM platform.outbox WHERE id = $1`, [row.id]);
+    expect(actor.actor).toEqual({ type: 'operator', id: null, name: 'operator', via: null });
+  });
+
+  it('the public quote page (GET /q/{token}, then the Sign form post) with X-Request-Id: quote_viewed and quote_signed carry each request\'s id', async () => {
+    const quotes = await api.provision(quotesBlueprint());
+    const key = quotes.api_keys.full.key;
+    const quote = await createQuote(api, key, { ...SENDABLE, prospect_phone: null, prospect_email: 'quote.trace@example.com' });
+    expect((await sendQuote(api, key, quote.id)).status).toBe(200);
+    const email = (await quoteEmails(api, quotes)).find((row) => row.to === 'quote.trace@example.com');
+    const path = pagePath(email!.html);
+
+    const viewId = `abc-view-${Date.now()}`;
+    expect((await api.request({ path, headers: { 'x-request-id': viewId } })).status).toBe(200);
+    const signId = `abc-sign-${Date.now()}`;
+    const signed = await api.request({ method: 'POST', path: `${path}/sign`, rawBody: 'confirm=sign', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': signId } });
+    expect(signed.status).toBe(303);
+
+    expect(await outboxRow('quote_viewed', 'quote_id', quote.id)).toEqual({ id: expect.any(String), account_id: quotes.account_id, request_id: viewId });
+    const signedRow = await outboxRow('quote_signed', 'quote_id', quote.id);
+    expect(signedRow).toEqual({ id: expect.any(String), account_id: quotes.account_id, request_id: signId });
+    const [actor] = await sql.query<any>(`SELECT actor FROM platform.outbox WHERE id = $1`, [signedRow.id]);
+    expect(actor.actor).toEqual({ type: null, id: null, name: 'lead', via: null });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork } from '@leadflow/shared-kernel';
-import { LEAD_ACTOR, LeadAction } from '@leadflow/quotes-contracts';
+import { Actor, Clock, UnitOfWork } from '@leadflow/shared-kernel';
+import type { LeadAction } from '@leadflow/quotes-contracts';
 import { localDate } from '../domain/dates';
 import { QuoteAccounts } from './ports/quote-collaborators.port';
 import { QuoteRepository } from './ports/quote.repository.port';
@@ -29,13 +29,14 @@ export abstract class PublicPageHandler {
     return { quote: this.runner.view(state), businessName: settings.name, today: localDate(this.clock.now(), state.timezone) };
   }
 
-  protected run(token: string, action: LeadAction): Promise<PublicQuote | null> {
+  /** Applies the lead's `action` as `actor` (the lead, LEAD_ACTOR, carrying the page request's id). */
+  protected run(token: string, action: LeadAction, actor: Actor): Promise<PublicQuote | null> {
     const parsed = readPublicToken(token);
     if (!parsed) return Promise.resolve(null);
     return this.unitOfWork.run(async () => {
       const state = await this.quotes.findByTokenHash(parsed.accountId, parsed.hash, { lock: true });
       if (!state || state.archivedAt) return null;
-      const quote = await this.runner.apply(parsed.accountId, state, action, LEAD_ACTOR);
+      const quote = await this.runner.apply(parsed.accountId, state, action, actor);
       const settings = (await this.accounts.settings(parsed.accountId)) ?? DEFAULT_QUOTE_SETTINGS;
       return { quote, businessName: settings.name, today: localDate(this.clock.now(), state.timezone) };
     });

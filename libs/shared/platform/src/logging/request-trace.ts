@@ -33,7 +33,8 @@ export function requestTraceOf(target: object | null | undefined): RequestTrace 
 /**
  * The request id an event's outbox row gets: the event's own (`requestId`, set on events read back from
  * the outbox), else its actor's trace. Null for writes no api request made (the worker's own, scheduled
- * jobs, the operator API and the public quote page today).
+ * jobs). The api's writes all carry one: `@CurrentActor()` (API keys), `@CurrentOperatorActor()` (the
+ * operator API and console), `@RequestActor(LEAD_ACTOR)` (the public quote page).
  */
 export function requestIdOfEvent(event: { actor: Actor; requestId?: string | null }): string | null {
   return event.requestId ?? requestTraceOf(event.actor)?.requestId ?? null;

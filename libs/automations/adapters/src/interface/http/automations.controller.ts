@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
-import { Page, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { Actor, Page, ValidationFailedError } from '@leadflow/shared-kernel';
+import { CurrentActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import {
   AutomationView,
   ExecutionView,
@@ -50,14 +50,17 @@ export class AutomationsController {
   /** 201 `{ data: { id, status: 'pending', trigger_type: 'manual_api', retry_count, created_at, … } }`; see TriggerAutomationHandler. */
   @Post(':id/trigger')
   @RequireScope('automations:trigger')
-  async trigger(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Body() body: TriggerAutomationDto): Promise<{ data: TriggeredExecutionView }> {
+  async trigger(
+    @CurrentKey() key: ApiKeyPrincipal,
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Body() body: TriggerAutomationDto,
+  ): Promise<{ data: TriggeredExecutionView }> {
     const eventData = body.event_data ?? {};
     if (Buffer.byteLength(JSON.stringify(eventData)) > MAX_EVENT_DATA_BYTES) {
       throw new ValidationFailedError([{ field: 'event_data', reason: 'too_large', message: `event_data is at most ${MAX_EVENT_DATA_BYTES} bytes of JSON.` }]);
     }
-    const execution = await this.commands.execute(
-      new TriggerAutomationCommand(key.accountId, id, body.contact_id, eventData, { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' }),
-    );
+    const execution = await this.commands.execute(new TriggerAutomationCommand(key.accountId, id, body.contact_id, eventData, actor));
     return { data: execution };
   }
 }

@@ -1,4 +1,4 @@
-import { AccountId, Clock, Journal, newId } from '@leadflow/shared-kernel';
+import { AccountId, Actor, Clock, Journal, newId } from '@leadflow/shared-kernel';
 import { AUTOMATION_EVENTS, AutomationExecutionRequestedPayload } from '@leadflow/automations-contracts';
 import { SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { fingerprintOf } from '../../domain/automation-definition';
@@ -14,6 +14,8 @@ export function enrolmentLockKey(accountId: string, automationId: string, contac
  * Inserts a `pending` execution (steps snapshotted) and, in the same unit of work, the internal
  * `automation_execution_requested` outbox event that hands it to the worker's engine (nothing is lost
  * when Redis is down: the relay retries). Returns null when (automation, source event) already has one.
+ * `actor` is the event's: the write's when an api request enrolled the contact (a manual trigger), whose
+ * request trace the outbox row's `request_id` gets (issue 17, item 4); the system otherwise.
  */
 export async function createExecution(
   store: AutomationStore,
@@ -24,6 +26,7 @@ export async function createExecution(
   triggerType: ExecutionTriggerType,
   eventData: Record<string, unknown>,
   sourceEventId: string | null,
+  actor: Actor = SYSTEM_ACTOR,
 ): Promise<{ id: string; createdAt: Date } | null> {
   const now = clock.now();
   const id = newId();
@@ -42,7 +45,7 @@ export async function createExecution(
   if (!inserted) return null;
   const payload: AutomationExecutionRequestedPayload = { automation_id: automation.id, execution_id: id, contact_id: contactId };
   await outbox.publish([
-    { id: newId(), type: AUTOMATION_EVENTS.executionRequested, accountId: automation.accountId as AccountId, occurredAt: now, payload, actor: SYSTEM_ACTOR },
+    { id: newId(), type: AUTOMATION_EVENTS.executionRequested, accountId: automation.accountId as AccountId, occurredAt: now, payload, actor },
   ]);
   return { id, createdAt: now };
 }

@@ -2,8 +2,8 @@ import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { EventRegistrationView } from '@leadflow/events-contracts';
 import { UpdateRegistrationCommand } from '@leadflow/events-core';
-import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
-import { asAccountId, isUuid, ResourceNotFoundError, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Actor, asAccountId, isUuid, ResourceNotFoundError, ValidationFailedError } from '@leadflow/shared-kernel';
+import { CurrentOperatorActor } from '@leadflow/shared-platform';
 import { UpdateEventRegistrationDto } from './dto/event-registration.dto';
 
 /**
@@ -24,13 +24,14 @@ export class EventRegistrationsAdminController {
     @Param('account_id') accountId: string,
     @Param('registration_id') registrationId: string,
     @Body() body: UpdateEventRegistrationDto,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<{ data: EventRegistrationView }> {
     if (!isUuid(accountId) || !isUuid(registrationId)) throw new ResourceNotFoundError('not_found', 'No such event registration.', { resource: 'event_registration' });
     if (body.status === undefined && body.opted_out === undefined) {
       throw new ValidationFailedError([{ field: '', reason: 'required', message: 'Send status and/or opted_out.' }]);
     }
     const data = await this.commands.execute(
-      new UpdateRegistrationCommand(asAccountId(accountId.toLowerCase()), registrationId.toLowerCase(), { status: body.status, optedOut: body.opted_out }, OPERATOR_ACTOR),
+      new UpdateRegistrationCommand(asAccountId(accountId.toLowerCase()), registrationId.toLowerCase(), { status: body.status, optedOut: body.opted_out }, actor),
     );
     return { data };
   }

@@ -14,9 +14,8 @@ import {
   RevokeApiKeyCommand,
 } from '@leadflow/accounts-contracts';
 import { ListAccountActivityQuery } from '@leadflow/operator-core';
-import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
-import { asAccountId, AccountId, Clock, DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
-import { AcceptFormBody, AppConfig, readPageRequest, TransactionHost } from '@leadflow/shared-platform';
+import { Actor, asAccountId, AccountId, Clock, DomainError, ResourceNotFoundError } from '@leadflow/shared-kernel';
+import { AcceptFormBody, AppConfig, CurrentOperatorActor, readPageRequest, TransactionHost } from '@leadflow/shared-platform';
 import { GetAccountUsageQuery, GetUsageQuery } from '@leadflow/usage-contracts';
 import { ListWebhookDeliveriesQuery, ListAccountWebhookSubscriptionsQuery, RedeliverWebhookDeliveryCommand } from '@leadflow/webhooks-contracts';
 import { accountIdParam, UuidOr404Pipe } from '../http/uuid-or-404.pipe';
@@ -168,7 +167,7 @@ export class ConsoleController {
     }
     if (!sameSecret(form.token, adminToken)) {
       await this.sessions.recordFailure(request.ip);
-      this.logger.warn({ ip: request.ip, reqId: request.id }, 'Console login refused');
+      this.logger.warn({ ip: request.ip, request_id: request.id }, 'Console login refused');
       return this.loginPage(request, reply, lang, 401, t.wrongToken);
     }
     const session = await this.sessions.open();
@@ -176,7 +175,7 @@ export class ConsoleController {
       consoleCookie(request, SESSION_COOKIE, session.id, CONSOLE_SESSION_TTL_SECONDS),
       consoleCookie(request, LOGIN_COOKIE, '', 0),
     ]);
-    this.logger.log({ ip: request.ip, reqId: request.id }, 'Console login');
+    this.logger.log({ ip: request.ip, request_id: request.id }, 'Console login');
     return this.redirect(reply, consoleUrl(lang, ''));
   }
 
@@ -229,6 +228,7 @@ export class ConsoleController {
     @Param('account_id', accountIdParam()) accountId: string,
     @Query() query: unknown,
     @Body() body: unknown,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<string | void> {
     const context = await this.authorisePost(request, reply, query, body);
     if (!context) return this.refused(reply, request, query);
@@ -249,7 +249,7 @@ export class ConsoleController {
     let issued: IssuedApiKey;
     try {
       issued = await this.transactions.run(() =>
-        this.commands.execute(new CreateApiKeyCommand(account, { name, preset: form.preset as PresetName, perHour }, OPERATOR_ACTOR)),
+        this.commands.execute(new CreateApiKeyCommand(account, { name, preset: form.preset as PresetName, perHour }, actor)),
       );
     } catch (error) {
       // 409 duplicate_resource (a live key has the name), 400 validation_error: the account page with the reason.
@@ -273,10 +273,11 @@ export class ConsoleController {
     @Param('key_id', keyIdParam()) keyId: string,
     @Query() query: unknown,
     @Body() body: unknown,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<string | void> {
     const context = await this.authorisePost(request, reply, query, body);
     if (!context) return this.refused(reply, request, query);
-    await this.transactions.run(() => this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, OPERATOR_ACTOR)));
+    await this.transactions.run(() => this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, actor)));
     return this.redirect(reply, consoleUrl(context.lang, `/accounts/${accountId}`, { done: 'revoked' }));
   }
 
@@ -334,12 +335,13 @@ export class ConsoleController {
     @Param('delivery_id', deliveryIdParam()) deliveryId: string,
     @Query() query: unknown,
     @Body() body: unknown,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<string | void> {
     const context = await this.authorisePost(request, reply, query, body);
     if (!context) return this.refused(reply, request, query);
     const account = asAccountId(accountId);
     try {
-      await this.transactions.run(() => this.commands.execute(new RedeliverWebhookDeliveryCommand(account, deliveryId, null, OPERATOR_ACTOR)));
+      await this.transactions.run(() => this.commands.execute(new RedeliverWebhookDeliveryCommand(account, deliveryId, null, actor)));
     } catch (error) {
       if (isMissingHandler(error)) return this.accountWithError(reply, context, account, 501, CONSOLE_TEXT[context.lang].redeliverUnavailable);
       if (error instanceof DomainError && error.code !== 'not_found') return this.accountWithError(reply, context, account, this.statusOf(error), error.message);
@@ -408,7 +410,7 @@ export class ConsoleController {
     const lang = consoleLanguage(query);
     const t = CONSOLE_TEXT[lang];
     const session = (request as FastifyRequest & { consoleSession?: ConsoleSession | null }).consoleSession;
-    this.logger.warn({ reqId: request.id, path: request.url, session: session ? 'live' : 'none' }, 'Console form refused');
+    this.logger.warn({ request_id: request.id, path: request.url, session: session ? 'live' : 'none' }, 'Console form refused');
     if (!session) return this.loginPage(request, reply, lang, 401, t.sessionExpired);
     void reply.status(403);
     return this.page(reply, renderErrorPage(lang, null, t.errorTitle, t.csrfRefused, String(request.id)));

@@ -12,10 +12,9 @@ import { DefineCustomFieldsCommand } from '@leadflow/contacts-contracts';
 import { ProvisionEventsCommand } from '@leadflow/events-contracts';
 import { ProvisionSendersCommand, SeedConversationsCommand } from '@leadflow/messaging-contracts';
 import { ActivityEntryView, ListAccountActivityQuery } from '@leadflow/operator-core';
-import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
 import { ProvisionPipelinesCommand } from '@leadflow/pipeline-contracts';
-import { asAccountId, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { readPageRequest, TransactionHost } from '@leadflow/shared-platform';
+import { Actor, asAccountId, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
+import { CurrentOperatorActor, readPageRequest, TransactionHost } from '@leadflow/shared-platform';
 import { AccountBlueprintDto, ApiKeySpecDto } from './dto/account-blueprint.dto';
 import { toApiKeySpec } from './dto/api-key-spec.mapper';
 import { toPipelineSpec } from './dto/pipeline-blueprint.dto';
@@ -43,7 +42,7 @@ export class AccountsAdminController {
   ) {}
 
   @Post()
-  async provision(@Body() blueprint: AccountBlueprintDto): Promise<Record<string, unknown>> {
+  async provision(@Body() blueprint: AccountBlueprintDto, @CurrentOperatorActor() actor: Actor): Promise<Record<string, unknown>> {
     return this.transactions.run(async () => {
       const created = await this.commands.execute(
         new CreateAccountCommand({
@@ -62,7 +61,7 @@ export class AccountsAdminController {
             canDeleteProspects: m.can_delete_prospects,
           })),
           apiKeys: blueprint.api_keys?.map(toApiKeySpec),
-        }, OPERATOR_ACTOR),
+        }, actor),
       );
       const accountId = asAccountId(created.accountId);
       const pipelines = await this.commands.execute(new ProvisionPipelinesCommand(accountId, (blueprint.pipelines ?? []).map(toPipelineSpec)));
@@ -94,17 +93,25 @@ export class AccountsAdminController {
 
   /** `PATCH /admin/v1/accounts/{id}`: features, terms, quote defaults, time zone; 200 `{ data: account }`. */
   @Patch(':account_id')
-  async update(@Param('account_id', accountIdParam()) accountId: string, @Body() dto: UpdateAccountDto): Promise<{ data: AccountView }> {
+  async update(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Body() dto: UpdateAccountDto,
+    @CurrentOperatorActor() actor: Actor,
+  ): Promise<{ data: AccountView }> {
     const account = await this.transactions.run(() =>
-      this.commands.execute(new UpdateAccountCommand(asAccountId(accountId), toAccountPatch(dto), OPERATOR_ACTOR)),
+      this.commands.execute(new UpdateAccountCommand(asAccountId(accountId), toAccountPatch(dto), actor)),
     );
     return { data: account };
   }
 
   /** One more key: 201 `{ id, key, prefix }` (the raw key is shown once). */
   @Post(':account_id/api-keys')
-  createKey(@Param('account_id', accountIdParam()) accountId: string, @Body() spec: ApiKeySpecDto): Promise<IssuedApiKey> {
-    return this.transactions.run(() => this.commands.execute(new CreateApiKeyCommand(asAccountId(accountId), toApiKeySpec(spec), OPERATOR_ACTOR)));
+  createKey(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Body() spec: ApiKeySpecDto,
+    @CurrentOperatorActor() actor: Actor,
+  ): Promise<IssuedApiKey> {
+    return this.transactions.run(() => this.commands.execute(new CreateApiKeyCommand(asAccountId(accountId), toApiKeySpec(spec), actor)));
   }
 
   /**
@@ -116,9 +123,10 @@ export class AccountsAdminController {
   async revokeKey(
     @Param('account_id', accountIdParam()) accountId: string,
     @Param('key_id', apiKeyIdParam()) keyId: string,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<{ data: { id: string; revoked: true; lifecycle_state: 'revoked'; revoked_at: string } }> {
     const revoked = await this.transactions.run(() =>
-      this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, OPERATOR_ACTOR)),
+      this.commands.execute(new RevokeApiKeyCommand(asAccountId(accountId), keyId, actor)),
     );
     return { data: { id: revoked.keyId, revoked: true, lifecycle_state: 'revoked', revoked_at: revoked.revokedAt.toISOString() } };
   }

@@ -11,8 +11,8 @@ import {
   RecordHostBusyTimeCommand,
   SetBookingOutcomeCommand,
 } from '@leadflow/bookings-contracts';
-import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
-import { asAccountId } from '@leadflow/shared-kernel';
+import { Actor, asAccountId } from '@leadflow/shared-kernel';
+import { CurrentOperatorActor } from '@leadflow/shared-platform';
 import { accountIdParam } from './uuid-or-404.pipe';
 
 /** Body of `outcome`: `status` one of `completed`, `no_show` (400 `validation_error` otherwise). */
@@ -37,8 +37,9 @@ export class BookingsAdminController {
     @Param('account_id', accountIdParam()) accountId: string,
     @Param('booking_id') bookingId: string,
     @Body() body: BookingOutcomeDto,
+    @CurrentOperatorActor() actor: Actor,
   ): Promise<{ data: BookingView }> {
-    return { data: await this.commands.execute(new SetBookingOutcomeCommand(asAccountId(accountId), bookingId, body.status, OPERATOR_ACTOR)) };
+    return { data: await this.commands.execute(new SetBookingOutcomeCommand(asAccountId(accountId), bookingId, body.status, actor)) };
   }
 }
 

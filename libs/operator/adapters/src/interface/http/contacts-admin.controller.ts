@@ -9,9 +9,8 @@ import {
   UnarchiveContactCommand,
   UnmergeContactCommand,
 } from '@leadflow/contacts-contracts';
-import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
-import { asAccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { Actor, asAccountId } from '@leadflow/shared-kernel';
+import { CurrentOperatorActor, TransactionHost } from '@leadflow/shared-platform';
 import { accountIdParam, UuidOr404Pipe } from './uuid-or-404.pipe';
 
 const contactIdParam = () => new UuidOr404Pipe('contact', 'No such contact.');
@@ -37,15 +36,23 @@ export class ContactsAdminController {
   /** Idempotent. */
   @Post('archive')
   @HttpCode(200)
-  archive(@Param('account_id', accountIdParam()) accountId: string, @Param('contact_id', contactIdParam()) contactId: string) {
-    return this.run(new ArchiveContactCommand(asAccountId(accountId), contactId, OPERATOR_ACTOR));
+  archive(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Param('contact_id', contactIdParam()) contactId: string,
+    @CurrentOperatorActor() actor: Actor,
+  ) {
+    return this.run(new ArchiveContactCommand(asAccountId(accountId), contactId, actor));
   }
 
   /** Idempotent. */
   @Post('unarchive')
   @HttpCode(200)
-  unarchive(@Param('account_id', accountIdParam()) accountId: string, @Param('contact_id', contactIdParam()) contactId: string) {
-    return this.run(new UnarchiveContactCommand(asAccountId(accountId), contactId, OPERATOR_ACTOR));
+  unarchive(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Param('contact_id', contactIdParam()) contactId: string,
+    @CurrentOperatorActor() actor: Actor,
+  ) {
+    return this.run(new UnarchiveContactCommand(asAccountId(accountId), contactId, actor));
   }
 
   /** Body `{ into_contact_id }`; the contact disappears from lists, counts and public reads. */
@@ -55,22 +62,31 @@ export class ContactsAdminController {
     @Param('account_id', accountIdParam()) accountId: string,
     @Param('contact_id', contactIdParam()) contactId: string,
     @Body() body: MergeContactDto,
+    @CurrentOperatorActor() actor: Actor,
   ) {
-    return this.run(new MergeContactCommand(asAccountId(accountId), contactId, body.into_contact_id, OPERATOR_ACTOR));
+    return this.run(new MergeContactCommand(asAccountId(accountId), contactId, body.into_contact_id, actor));
   }
 
   /** The absorbed id works again; a contact that is not merged is answered unchanged. */
   @Post('unmerge')
   @HttpCode(200)
-  unmerge(@Param('account_id', accountIdParam()) accountId: string, @Param('contact_id', contactIdParam()) contactId: string) {
-    return this.run(new UnmergeContactCommand(asAccountId(accountId), contactId, OPERATOR_ACTOR));
+  unmerge(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Param('contact_id', contactIdParam()) contactId: string,
+    @CurrentOperatorActor() actor: Actor,
+  ) {
+    return this.run(new UnmergeContactCommand(asAccountId(accountId), contactId, actor));
   }
 
   /** Idempotent. */
   @Post('disqualify')
   @HttpCode(200)
-  disqualify(@Param('account_id', accountIdParam()) accountId: string, @Param('contact_id', contactIdParam()) contactId: string) {
-    return this.run(new DisqualifyContactCommand(asAccountId(accountId), contactId, OPERATOR_ACTOR));
+  disqualify(
+    @Param('account_id', accountIdParam()) accountId: string,
+    @Param('contact_id', contactIdParam()) contactId: string,
+    @CurrentOperatorActor() actor: Actor,
+  ) {
+    return this.run(new DisqualifyContactCommand(asAccountId(accountId), contactId, actor));
   }
 
   private async run(

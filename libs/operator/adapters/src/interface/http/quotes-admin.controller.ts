@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { IsDefined, IsIn, IsString } from 'class-validator';
 import { ApplyQuoteLeadActionCommand, LEAD_ACTIONS, LEAD_ACTOR, LeadAction, QuoteView } from '@leadflow/quotes-contracts';
-import { asAccountId } from '@leadflow/shared-kernel';
+import { Actor, asAccountId } from '@leadflow/shared-kernel';
+import { RequestActor } from '@leadflow/shared-platform';
 import { accountIdParam } from './uuid-or-404.pipe';
 
 /** Body of `lead-actions`: `action` one of `view`, `sign`, `decline`, `pay` (400 `validation_error` otherwise). */
@@ -13,7 +14,7 @@ export class LeadActionDto {
 /**
  * What the lead does on the public quote page, driven by the operator (operator-api › Further operator
  * endpoints): `POST /admin/v1/accounts/{account_id}/quotes/{quote_id}/lead-actions`, 200 `{ data: quote }`.
- * The actor recorded is the lead (LEAD_ACTOR). The quotes context's published ApplyQuoteLeadActionCommand applies it (from-states and 409 refusals
+ * The actor recorded is the lead (LEAD_ACTOR, carrying the request's id). The quotes context's published ApplyQuoteLeadActionCommand applies it (from-states and 409 refusals
  * there). A missing, archived or other account's quote (or a non-UUID id) answers 404 `resource_not_found`.
  */
 @Controller('admin/v1/accounts/:account_id/quotes/:quote_id')
@@ -26,7 +27,8 @@ export class QuotesAdminController {
     @Param('account_id', accountIdParam()) accountId: string,
     @Param('quote_id') quoteId: string,
     @Body() body: LeadActionDto,
+    @RequestActor(LEAD_ACTOR) lead: Actor,
   ): Promise<{ data: QuoteView }> {
-    return { data: await this.commands.execute(new ApplyQuoteLeadActionCommand(asAccountId(accountId), quoteId, body.action, LEAD_ACTOR)) };
+    return { data: await this.commands.execute(new ApplyQuoteLeadActionCommand(asAccountId(accountId), quoteId, body.action, lead)) };
   }
 }

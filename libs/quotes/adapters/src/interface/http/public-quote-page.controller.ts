@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
-import { DomainError } from '@leadflow/shared-kernel';
-import { AcceptFormBody } from '@leadflow/shared-platform';
+import { LEAD_ACTOR } from '@leadflow/quotes-contracts';
+import { Actor, DomainError } from '@leadflow/shared-kernel';
+import { AcceptFormBody, RequestActor } from '@leadflow/shared-platform';
 import { ApplyPublicQuoteActionCommand, GetPublicQuoteQuery, OpenPublicQuoteCommand, PublicQuote } from '@leadflow/quotes-core';
 import { renderBadRequestPage, renderNotFoundPage, renderQuotePage } from './quote-page.renderer';
 
@@ -41,9 +42,9 @@ export class PublicQuotePageController {
   ) {}
 
   @Get(':token')
-  async show(@Param('token') token: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+  async show(@Param('token') token: string, @RequestActor(LEAD_ACTOR) lead: Actor, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     void reply.headers(PAGE_HEADERS);
-    const found = await this.commands.execute(new OpenPublicQuoteCommand(token));
+    const found = await this.commands.execute(new OpenPublicQuoteCommand(token, lead));
     if (!found) return this.notFound(reply);
     return renderQuotePage(found, token);
   }
@@ -55,9 +56,10 @@ export class PublicQuotePageController {
     @Param('token') token: string,
     @Headers('content-type') contentType: string | undefined,
     @Body() body: unknown,
+    @RequestActor(LEAD_ACTOR) lead: Actor,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return this.act(token, 'sign', confirmed(contentType, body, 'sign'), reply);
+    return this.act(token, 'sign', confirmed(contentType, body, 'sign'), lead, reply);
   }
 
   @Post(':token/decline')
@@ -67,12 +69,13 @@ export class PublicQuotePageController {
     @Param('token') token: string,
     @Headers('content-type') contentType: string | undefined,
     @Body() body: unknown,
+    @RequestActor(LEAD_ACTOR) lead: Actor,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    return this.act(token, 'decline', confirmed(contentType, body, 'decline'), reply);
+    return this.act(token, 'decline', confirmed(contentType, body, 'decline'), lead, reply);
   }
 
-  private async act(token: string, action: 'sign' | 'decline', isConfirmed: boolean, reply: FastifyReply): Promise<string> {
+  private async act(token: string, action: 'sign' | 'decline', isConfirmed: boolean, lead: Actor, reply: FastifyReply): Promise<string> {
     void reply.headers(PAGE_HEADERS);
     if (!isConfirmed) {
       void reply.status(400);
@@ -80,7 +83,7 @@ export class PublicQuotePageController {
     }
     let done: PublicQuote | null;
     try {
-      done = await this.commands.execute(new ApplyPublicQuoteActionCommand(token, action));
+      done = await this.commands.execute(new ApplyPublicQuoteActionCommand(token, action, lead));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const current = await this.queries.execute(new GetPublicQuoteQuery(token));

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal, Feature, Scope } from '@leadflow/accounts-contracts';
+import { OPERATOR_ACTOR } from '@leadflow/operator-contracts';
 import type { AccountId, Actor } from '@leadflow/shared-kernel';
 import { withRequestTrace } from '../../logging/request-trace';
 
@@ -87,3 +88,20 @@ export const CurrentActor = createParamDecorator((_: unknown, context: Execution
   if (!principal) throw new Error('CurrentActor used on a route without API key authentication');
   return withRequestTrace(apiKeyActor(principal), { requestId: String(request.id) });
 });
+
+/**
+ * The actor of a write no API key makes, given as the decorator's argument (the lead on the public quote
+ * page, `LEAD_ACTOR`), as a fresh copy carrying the request's id like {@link CurrentActor} does, so the
+ * write's outbox rows get `platform.outbox.request_id` (issue 17, item 4). The given actor is not changed.
+ */
+export const RequestActor = createParamDecorator((actor: Actor, context: ExecutionContext): Actor => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return withRequestTrace({ ...actor }, { requestId: String(request.id) });
+});
+
+/**
+ * The operator (`OPERATOR_ACTOR`: `{ type: 'operator', id: null, name: 'operator', via: null }`) as the
+ * actor of a write made through the operator API (`/admin/v1`, `ADMIN_TOKEN`) or the operator console,
+ * carrying the request's id ({@link RequestActor}).
+ */
+export const CurrentOperatorActor = (): ParameterDecorator => RequestActor(OPERATOR_ACTOR);

@@ -3,7 +3,7 @@ import { RedeliverWebhookDeliveryCommand, WebhookRedelivery } from '@leadflow/we
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Actor, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, readPageRequest, RequireFeature, RequireScope } from '@leadflow/shared-platform';
 import {
   CreatedWebhookSubscription,
   CreateWebhookSubscriptionCommand,
@@ -21,10 +21,6 @@ import {
   WebhookSubscriptionView,
 } from '@leadflow/webhooks-core';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
-
-function actorOf(key: ApiKeyPrincipal): Actor {
-  return { type: 'api_key', id: key.keyId, name: key.keyName, via: 'api_key' };
-}
 
 /** A path id that is not a UUID answers like a missing resource (404). */
 function subscriptionIdOf(id: string): string {
@@ -55,24 +51,24 @@ export class WebhooksController {
   /** 201 `{ data: { id, url, events, secret, created_at } }`; 400 `validation_error`; 429 `subscription_limit_reached`. */
   @Post('webhooks')
   @RequireScope('webhooks:manage')
-  async create(@CurrentKey() key: ApiKeyPrincipal, @Body() body: CreateWebhookDto): Promise<{ data: CreatedWebhookSubscription }> {
-    return { data: await this.commands.execute(new CreateWebhookSubscriptionCommand(key.accountId, key.keyId, actorOf(key), body.url, body.events)) };
+  async create(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Body() body: CreateWebhookDto): Promise<{ data: CreatedWebhookSubscription }> {
+    return { data: await this.commands.execute(new CreateWebhookSubscriptionCommand(key.accountId, key.keyId, actor, body.url, body.events)) };
   }
 
   /** 204; 404 `not_found` for a missing id, a non-UUID, another key's or another account's subscription. */
   @Delete('webhooks/:id')
   @RequireScope('webhooks:manage')
   @HttpCode(204)
-  async remove(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<void> {
-    await this.commands.execute(new DeleteWebhookSubscriptionCommand(key.accountId, key.keyId, actorOf(key), subscriptionIdOf(id)));
+  async remove(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<void> {
+    await this.commands.execute(new DeleteWebhookSubscriptionCommand(key.accountId, key.keyId, actor, subscriptionIdOf(id)));
   }
 
   /** 200 `{ data: { id, secret, previous_secret_expires_at } }`: the new secret, once; the old one signs too for 24 h. 404 `not_found`. */
   @Post('webhooks/:id/rotate-secret')
   @RequireScope('webhooks:manage')
   @HttpCode(200)
-  async rotateSecret(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string): Promise<{ data: RotatedWebhookSecret }> {
-    return { data: await this.commands.execute(new RotateWebhookSecretCommand(key.accountId, key.keyId, actorOf(key), subscriptionIdOf(id))) };
+  async rotateSecret(@CurrentKey() key: ApiKeyPrincipal, @CurrentActor() actor: Actor, @Param('id') id: string): Promise<{ data: RotatedWebhookSecret }> {
+    return { data: await this.commands.execute(new RotateWebhookSecretCommand(key.accountId, key.keyId, actor, subscriptionIdOf(id))) };
   }
 
   /**
@@ -104,12 +100,17 @@ export class WebhooksController {
   @Post('webhooks/:id/deliveries/:delivery_id/redeliver')
   @RequireScope('webhooks:manage')
   @HttpCode(202)
-  async redeliver(@CurrentKey() key: ApiKeyPrincipal, @Param('id') id: string, @Param('delivery_id') deliveryId: string): Promise<{ data: WebhookRedelivery }> {
+  async redeliver(
+    @CurrentKey() key: ApiKeyPrincipal,
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<{ data: WebhookRedelivery }> {
     const subscriptionId = subscriptionIdOf(id);
     if (!isUuid(deliveryId)) throw new WebhookDeliveryNotFoundError();
     return {
       data: await this.commands.execute(
-        new RedeliverWebhookDeliveryCommand(key.accountId, deliveryId.toLowerCase(), { subscriptionId, apiKeyId: key.keyId }, actorOf(key)),
+        new RedeliverWebhookDeliveryCommand(key.accountId, deliveryId.toLowerCase(), { subscriptionId, apiKeyId: key.keyId }, actor),
       ),
     };
   }

@@ -15,7 +15,11 @@ export const WEBHOOK_BACKOFF = 'webhook-schedule';
 export interface DeliverWebhookJob {
   accountId: string;
   deliveryId: string;
-  /** The event delivered and the api request that produced it (null: none did), for the attempts' log lines; absent on jobs the sweeper or a redelivery queued. */
+  /**
+   * For the attempts' log lines: the event delivered and the api request that produced it (null: none
+   * did); for a redelivery, its internal `webhook_delivery_requested` event and the redeliver call's
+   * request. Absent on jobs the sweeper queued.
+   */
   eventId?: string;
   requestId?: string | null;
 }

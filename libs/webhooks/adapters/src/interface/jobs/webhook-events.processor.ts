@@ -23,7 +23,17 @@ export class WebhookEventsProcessor extends IntegrationEventConsumer {
   protected async handle(event: IntegrationEventJob): Promise<{ deliveries: number }> {
     if (event.type === WEBHOOK_DELIVERY_REQUESTED) {
       const { delivery_id, job_id, attempts_made } = event.payload as { delivery_id: string; job_id: string; attempts_made: number };
-      await this.commands.execute(new QueueWebhookDeliveryCommand({ accountId: asAccountId(event.accountId), deliveryId: delivery_id, jobId: job_id, attemptsMade: attempts_made }));
+      // The job names this event and its request (a redelivery's redeliver call) for the attempts' log lines.
+      await this.commands.execute(
+        new QueueWebhookDeliveryCommand({
+          accountId: asAccountId(event.accountId),
+          deliveryId: delivery_id,
+          jobId: job_id,
+          attemptsMade: attempts_made,
+          eventId: event.id,
+          requestId: event.requestId,
+        }),
+      );
       return { deliveries: 1 };
     }
     return this.commands.execute(new FanOutWebhookEventCommand(toIntegrationEvent(event)));

@@ -1,4 +1,4 @@
-import type { AccountId } from '@leadflow/shared-kernel';
+import type { AccountId, Actor } from '@leadflow/shared-kernel';
 
 /** A delivery to (re)queue for its next attempt. */
 export interface DeliveryJobRequest {
@@ -11,6 +11,12 @@ export interface DeliveryJobRequest {
   /** The event delivered and the api request that produced it (null: none did), for the attempts' log lines (issue 17, item 4). */
   eventId?: string;
   requestId?: string | null;
+  /**
+   * Who asked for the job when a write did (a redelivery): the api's scheduler, which queues through the
+   * outbox, gives the internal event this actor's request trace, so the attempts' log lines name the
+   * request id of the redeliver call (issue 17, item 4).
+   */
+  requestedBy?: Actor;
 }
 
 /** State of an attempt job, as far as the sweeper cares. */

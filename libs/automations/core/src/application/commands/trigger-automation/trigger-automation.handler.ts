@@ -53,7 +53,7 @@ export class TriggerAutomationHandler implements ICommandHandler<TriggerAutomati
     private readonly clock: Clock,
   ) {}
 
-  execute({ accountId, automationId, contactId, eventData }: TriggerAutomationCommand): Promise<TriggeredExecutionView> {
+  execute({ accountId, automationId, contactId, eventData, actor }: TriggerAutomationCommand): Promise<TriggeredExecutionView> {
     return this.unitOfWork.run(async () => {
       if (!isUuid(automationId)) throw new AutomationNotFoundError();
       await this.store.lock(accountTriggerLockKey(accountId));
@@ -85,7 +85,7 @@ export class TriggerAutomationHandler implements ICommandHandler<TriggerAutomati
       if (executions.count >= hourly.max) {
         throw new TriggerThrottledError('account_hourly_executions', hourly.max, hourly.windowSeconds, retryAfter(executions, hourly.windowSeconds, now));
       }
-      const created = await createExecution(this.store, this.outbox, this.clock, automation, contact.id, 'manual_api', eventData, null);
+      const created = await createExecution(this.store, this.outbox, this.clock, automation, contact.id, 'manual_api', eventData, null, actor);
       if (!created) throw new Error('execution insert conflicted without a source event');
       return {
         id: created.id,

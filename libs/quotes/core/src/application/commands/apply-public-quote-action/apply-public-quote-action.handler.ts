@@ -6,7 +6,7 @@ import { PublicPageHandler } from '../../public-page.base';
 /** `POST /q/{token}/sign` and `/decline`. */
 @CommandHandler(ApplyPublicQuoteActionCommand)
 export class ApplyPublicQuoteActionHandler extends PublicPageHandler implements ICommandHandler<ApplyPublicQuoteActionCommand> {
-  execute({ token, action }: ApplyPublicQuoteActionCommand): Promise<PublicQuote | null> {
-    return this.run(token, action);
+  execute({ token, action, actor }: ApplyPublicQuoteActionCommand): Promise<PublicQuote | null> {
+    return this.run(token, action, actor);
   }
 }

@@ -7,9 +7,9 @@ import { PublicPageHandler } from '../../public-page.base';
 /** `GET /q/{token}`: a sent quote becomes `viewed`; other statuses are shown as they are (a cancelled one says so). */
 @CommandHandler(OpenPublicQuoteCommand)
 export class OpenPublicQuoteHandler extends PublicPageHandler implements ICommandHandler<OpenPublicQuoteCommand> {
-  async execute({ token }: OpenPublicQuoteCommand): Promise<PublicQuote | null> {
+  async execute({ token, actor }: OpenPublicQuoteCommand): Promise<PublicQuote | null> {
     try {
-      return await this.run(token, 'view');
+      return await this.run(token, 'view', actor);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'quote_cancelled') return this.show(token);
       throw error;

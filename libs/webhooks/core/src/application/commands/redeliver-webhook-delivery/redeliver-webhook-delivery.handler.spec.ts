@@ -15,13 +15,13 @@ describe('RedeliverWebhookDeliveryHandler', () => {
     return { kit, accountId, handler };
   };
 
-  it('makes the delivery due now (same id, attempts kept), queues a job <id>.r<ms> with the attempts left, journals webhook_redelivery_requested', async () => {
+  it('makes the delivery due now (same id, attempts kept), queues a job <id>.r<ms> with the attempts left and the requesting actor (its request trace), journals webhook_redelivery_requested', async () => {
     const { kit, accountId, handler } = setup();
     const result = await handler.execute(new RedeliverWebhookDeliveryCommand(accountId, 'd1', { subscriptionId: 'sub', apiKeyId: 'k' }, SYSTEM_ACTOR));
     const jobId = `d1.r${kit.clock.now().getTime()}`;
     expect(result).toEqual({ delivery_id: 'd1', subscription_id: 'sub', status: 'pending', requested_at: kit.clock.now().toISOString() });
     expect(kit.store.deliveries[0]).toMatchObject({ status: 'retrying', attempt: 1, nextAttemptAt: kit.clock.now(), jobId });
-    expect([...kit.scheduler.jobs.values()]).toEqual([{ accountId, deliveryId: 'd1', attemptsMade: 1, jobId }]);
+    expect([...kit.scheduler.jobs.values()]).toEqual([{ accountId, deliveryId: 'd1', attemptsMade: 1, jobId, requestedBy: SYSTEM_ACTOR }]);
     expect(kit.journal.entries).toEqual([expect.objectContaining({ type: 'webhook_redelivery_requested', data: { subscription_id: 'sub', delivery_id: 'd1' } })]);
   });
 

@@ -37,7 +37,7 @@ export class RedeliverWebhookDeliveryHandler implements ICommandHandler<Redelive
     return this.unitOfWork.run(async () => {
       const prepared = await this.deliveries.prepareRedelivery(accountId, deliveryId, scope?.subscriptionId ?? null, jobId, now);
       if (!prepared) throw new WebhookDeliveryNotFoundError();
-      await this.scheduler.schedule([{ accountId, deliveryId, attemptsMade: prepared.attemptsMade, jobId }]);
+      await this.scheduler.schedule([{ accountId, deliveryId, attemptsMade: prepared.attemptsMade, jobId, requestedBy: actor }]);
       await this.journal.record(accountId, [
         { contactId: null, type: 'webhook_redelivery_requested', actor, data: { subscription_id: prepared.subscriptionId, delivery_id: deliveryId }, at: now },
       ]);
