@@ -1,15 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountsRepository, GetAccountModeHandler } from '@leadflow/accounts-core';
-import { ACCOUNTS_RECORDS } from './infrastructure/persistence/accounts.records';
-import { TypeOrmAccountsRepository } from './infrastructure/persistence/typeorm-accounts.repository';
+import { AccountsCoreModule } from './accounts-core.module';
 
 /**
- * The accounts context in the worker: no jobs, only the published {@link GetAccountModeHandler} query
- * (test mode: webhook payloads' `livemode`, email delivery and SMS hand-off of a sandbox account).
+ * The accounts context in the worker: no jobs; the handlers and ports of AccountsCoreModule, so that
+ * worker-side callers can dispatch its published queries (test mode: `GetAccountModeQuery` for webhook
+ * payloads' `livemode`, email delivery and SMS hand-off of a sandbox account).
  */
-@Module({
-  imports: [TypeOrmModule.forFeature(ACCOUNTS_RECORDS)],
-  providers: [GetAccountModeHandler, { provide: AccountsRepository, useClass: TypeOrmAccountsRepository }],
-})
+@Module({ imports: [AccountsCoreModule] })
 export class AccountsJobsModule {}

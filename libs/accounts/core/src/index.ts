@@ -9,5 +9,6 @@ export * from './domain/api-key-secret.value-object';
 export * from './domain/timezone';
 export * from './application/queries/api-key.view';
 export * from './application/ports/accounts.read-model.port';
-export * from './application/queries/operator-reads.handlers';
-export { GetAccountModeHandler } from './application/queries/account.query-handlers';
+export * from './application/queries/list-accounts/list-accounts.handler';
+export * from './application/queries/list-api-keys/list-api-keys.handler';
+export { GetAccountModeHandler } from './application/queries/get-account-mode/get-account-mode.handler';

@@ -1,11 +1,11 @@
 import { FixedClock, ValidationFailedError, asAccountId } from '@leadflow/shared-kernel';
 import { CreateAccountCommand, FEATURES, PRESETS, ResolveApiKeyQuery, RevokeApiKeyCommand } from '@leadflow/accounts-contracts';
-import { InMemoryAccountsActivityLog } from '../../testing/in-memory-accounts-activity.log';
-import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
-import { InMemoryApiKeyCache } from '../../testing/in-memory-api-key-cache';
-import { ResolveApiKeyHandler } from '../queries/resolve-api-key.handler';
+import { InMemoryAccountsActivityLog } from '../../../testing/in-memory-accounts-activity.log';
+import { InMemoryAccountsRepository } from '../../../testing/in-memory-accounts.repository';
+import { InMemoryApiKeyCache } from '../../../testing/in-memory-api-key-cache';
+import { ResolveApiKeyHandler } from '../../queries/resolve-api-key/resolve-api-key.handler';
 import { CreateAccountHandler } from './create-account.handler';
-import { RevokeApiKeyHandler } from './api-key.handlers';
+import { RevokeApiKeyHandler } from '../revoke-api-key/revoke-api-key.handler';
 
 describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accounts part)', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00.000Z'));

@@ -1,10 +1,11 @@
 import { asAccountId, FixedClock, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import { CreateAccountCommand, CreateApiKeyCommand, RevokeApiKeyCommand, UpdateAccountCommand } from '@leadflow/accounts-contracts';
-import { InMemoryAccountsActivityLog } from '../../testing/in-memory-accounts-activity.log';
-import { InMemoryAccountsRepository } from '../../testing/in-memory-accounts.repository';
-import { InMemoryApiKeyCache } from '../../testing/in-memory-api-key-cache';
-import { CreateApiKeyHandler, RevokeApiKeyHandler } from './api-key.handlers';
-import { CreateAccountHandler } from './create-account.handler';
+import { InMemoryAccountsActivityLog } from '../../../testing/in-memory-accounts-activity.log';
+import { InMemoryAccountsRepository } from '../../../testing/in-memory-accounts.repository';
+import { InMemoryApiKeyCache } from '../../../testing/in-memory-api-key-cache';
+import { CreateApiKeyHandler } from '../create-api-key/create-api-key.handler';
+import { RevokeApiKeyHandler } from '../revoke-api-key/revoke-api-key.handler';
+import { CreateAccountHandler } from '../create-account/create-account.handler';
 import { UpdateAccountHandler } from './update-account.handler';
 
 const OPERATOR = { type: 'operator' as const, id: null, name: 'operator', via: null };

@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, ValidationFailedError } from '@leadflow/shared-kernel';
-import { AccountView, isFeature, UpdateAccountCommand } from '@leadflow/accounts-contracts';
-import { AccountNotFoundError } from '../../domain/accounts.errors';
-import { assertTimezone } from '../../domain/timezone';
-import { AccountsActivityLog } from '../ports/accounts-activity.port';
-import { ApiKeyCache } from '../ports/api-key-cache.port';
-import { AccountsRepository, AccountState } from '../ports/accounts.repository.port';
-import { toAccountView } from '../queries/account.view';
+import { AccountView, UpdateAccountCommand, isFeature } from '@leadflow/accounts-contracts';
+import { AccountNotFoundError } from '../../../domain/accounts.errors';
+import { assertTimezone } from '../../../domain/timezone';
+import { AccountsActivityLog } from '../../ports/accounts-activity.port';
+import { ApiKeyCache } from '../../ports/api-key-cache.port';
+import { AccountState, AccountsRepository } from '../../ports/accounts.repository.port';
+import { toAccountView } from '../../queries/account.view';
 
 type Changeable = Pick<AccountState, 'features' | 'apiTermsAccepted' | 'quoteDefaults' | 'timezone'>;
 

@@ -1,10 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock } from '@leadflow/shared-kernel';
-import { ApiKeyPrincipal, apiKeyModePrefix, ResolveApiKeyQuery } from '@leadflow/accounts-contracts';
-import { ApiKeySecret } from '../../domain/api-key-secret.value-object';
-import { lifecycleOf } from '../../domain/api-key-lifecycle';
-import { ApiKeyCache } from '../ports/api-key-cache.port';
-import { AccountsRepository } from '../ports/accounts.repository.port';
+import { ApiKeyPrincipal, ResolveApiKeyQuery, apiKeyModePrefix } from '@leadflow/accounts-contracts';
+import { ApiKeySecret } from '../../../domain/api-key-secret.value-object';
+import { lifecycleOf } from '../../../domain/api-key-lifecycle';
+import { ApiKeyCache } from '../../ports/api-key-cache.port';
+import { AccountsRepository } from '../../ports/accounts.repository.port';
 
 /**
  * Authentication (ARCHITECTURE.md › Request path; issue 11, item 1): the key is looked up in the

@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { asAccountId, Clock, FieldViolation, newId, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Clock, FieldViolation, ValidationFailedError, asAccountId, newId } from '@leadflow/shared-kernel';
 import { CreateAccountCommand, CreatedAccount, FEATURES } from '@leadflow/accounts-contracts';
-import { assertTimezone } from '../../domain/timezone';
-import { AccountsActivityLog } from '../ports/accounts-activity.port';
-import { AccountsRepository, SystemState, TeamMemberState } from '../ports/accounts.repository.port';
-import { AccountsSettings } from '../ports/accounts-settings.port';
-import { issueApiKey } from './api-key-issuer';
+import { assertTimezone } from '../../../domain/timezone';
+import { AccountsActivityLog } from '../../ports/accounts-activity.port';
+import { AccountsRepository, SystemState, TeamMemberState } from '../../ports/accounts.repository.port';
+import { AccountsSettings } from '../../ports/accounts-settings.port';
+import { issueApiKey } from '../api-key-issuer';
 
 export const DEFAULT_QUOTE_DEFAULTS = {
   validity_days: 30,
