@@ -3,13 +3,20 @@ import { ProvisionSendersHandler } from './commands/provision-senders/provision-
 import { QueueEmailHandler } from './commands/queue-email/queue-email.handler';
 import { SeedConversationsHandler } from './commands/seed-conversations/seed-conversations.handler';
 import { SendEmailHandler } from './commands/send-email/send-email.handler';
-import { GetConversationHandler, ListConversationMessagesHandler, ListConversationsHandler } from './queries/conversation.query-handlers';
-import { ListEmailThreadsHandler } from './queries/email-thread.query-handlers';
-import { ListOutgoingEmailsHandler } from './queries/outgoing-email.query-handlers';
-import { GetDefaultSenderHandler, ListSendersHandler } from './queries/sender.query-handlers';
+import { GetConversationHandler } from './queries/get-conversation/get-conversation.handler';
+import { ListConversationMessagesHandler } from './queries/list-conversation-messages/list-conversation-messages.handler';
+import { ListConversationsHandler } from './queries/list-conversations/list-conversations.handler';
+import { ListEmailThreadsHandler } from './queries/list-email-threads/list-email-threads.handler';
+import { ListOutgoingEmailsHandler } from './queries/list-outgoing-emails/list-outgoing-emails.handler';
+import { GetDefaultSenderHandler } from './queries/get-default-sender/get-default-sender.handler';
+import { ListSendersHandler } from './queries/list-senders/list-senders.handler';
 
-/** Every command and query handler of the messaging context but delivery (registered by its adapters modules). */
+/**
+ * Every command and query handler of the messaging context (the worker's delivery attempt included),
+ * declared once: MessagingCoreModule registers them for both the api and the worker.
+ */
 export const MESSAGING_HANDLERS = [
+  DeliverOutgoingEmailHandler,
   ProvisionSendersHandler,
   GetDefaultSenderHandler,
   ListSendersHandler,
@@ -22,6 +29,3 @@ export const MESSAGING_HANDLERS = [
   GetConversationHandler,
   ListConversationMessagesHandler,
 ];
-
-/** The worker's delivery attempt (needs an `EmailTransport`): registered by the jobs module only. */
-export const MESSAGING_DELIVERY_HANDLERS = [DeliverOutgoingEmailHandler];

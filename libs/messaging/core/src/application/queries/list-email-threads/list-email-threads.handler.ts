@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Page } from '@leadflow/shared-kernel';
 import { EmailThreadView, ListEmailThreadsQuery } from '@leadflow/messaging-contracts';
-import { EmailThreadsReadModel } from '../ports/email-threads.ports';
+import { EmailThreadsReadModel } from '../../ports/email-threads.ports';
 
 @QueryHandler(ListEmailThreadsQuery)
 export class ListEmailThreadsHandler implements IQueryHandler<ListEmailThreadsQuery> {
