@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountActivityReadModel, OPERATOR_HANDLERS } from '@leadflow/operator-core';
-import { TypeOrmAccountActivityReadModel } from './infrastructure/persistence/typeorm-account-activity.read-model';
 import { AccountsAdminController } from './interface/http/accounts-admin.controller';
 import { SandboxAdminController } from './interface/http/sandbox-admin.controller';
 import { PlatformSandboxData } from './infrastructure/persistence/platform-sandbox-data';
@@ -12,12 +10,14 @@ import { WebhookDeliveriesAdminController } from './interface/http/webhook-deliv
 import { ConsoleController } from './interface/console/console.controller';
 import { ConsoleExceptionFilter } from './interface/console/console-exception.filter';
 import { ConsoleSessionStore } from './interface/console/console-session.store';
+import { OperatorCoreModule } from './operator-core.module';
 
 /**
  * The operator API (`/admin/v1`): orchestrates other contexts through their published commands; and the
  * operator console (`/console`, server-rendered pages over the same queries and commands).
  */
 @Module({
+  imports: [OperatorCoreModule],
   controllers: [
     AccountsAdminController,
     SandboxAdminController,
@@ -29,6 +29,6 @@ import { ConsoleSessionStore } from './interface/console/console-session.store';
     WebhookDeliveriesAdminController,
     ConsoleController,
   ],
-  providers: [...OPERATOR_HANDLERS, { provide: AccountActivityReadModel, useClass: TypeOrmAccountActivityReadModel }, ConsoleSessionStore, ConsoleExceptionFilter, PlatformSandboxData],
+  providers: [ConsoleSessionStore, ConsoleExceptionFilter, PlatformSandboxData],
 })
 export class OperatorHttpModule {}
