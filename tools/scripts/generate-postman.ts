@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { generatePostmanCollections } from '../../apps/api/src/openapi/postman-collection';
+import { generatePostmanCollections } from './postman-converter';
 
 /**
  * Regenerates the Postman collections checked in beside the OpenAPI descriptions (issue 16, item 6):

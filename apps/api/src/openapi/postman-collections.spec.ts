@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { OPENAPI_DIR } from './openapi.controller';
-import { DESCRIPTION_BASE_URL, generatePostmanCollections, POSTMAN_COLLECTIONS, POSTMAN_TOKEN_VARIABLE } from './postman-collection';
+// The converter is generation-time code (a devDependency), outside the api's sources on purpose.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { generatePostmanCollections } from '../../../../tools/scripts/postman-converter';
+import { DESCRIPTION_BASE_URL, POSTMAN_COLLECTIONS, POSTMAN_TOKEN_VARIABLE } from './postman-collection';
 
 /**
  * The Postman collections are generated at build time (issue 16, item 6) and checked in beside the
