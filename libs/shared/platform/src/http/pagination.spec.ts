@@ -1,5 +1,5 @@
 import { DomainError, encodeCursor } from '@leadflow/shared-kernel';
-import { DEFAULT_LIMIT, MAX_LIMIT, readPageRequest, toPage } from './pagination';
+import { DEFAULT_LIMIT, listParam, MAX_LIMIT, readPageRequest, stringParam, toPage } from './pagination';
 
 /** operator-api › List `limit`; public-api-v1 › Envelopes (opaque and legacy ISO cursors). */
 describe('readPageRequest', () => {
@@ -62,5 +62,33 @@ describe('toPage', () => {
     const raw = rows.map((row) => ({ id: row.id, created_at: row.createdAt }));
     const page = toPage(raw, { limit: 1, after: null }, 3, (row) => row.id, (row) => ({ createdAt: row.created_at, id: row.id }));
     expect(page.pagination.next_cursor).toBe(encodeCursor(rows[0]));
+  });
+});
+
+describe('stringParam and listParam (single-valued query parameters)', () => {
+  const refusalOf = (read: () => unknown) => {
+    try {
+      read();
+    } catch (error) {
+      expect(error).toBeInstanceOf(DomainError);
+      return { code: (error as DomainError).code, details: (error as DomainError).details };
+    }
+    throw new Error('accepted');
+  };
+
+  it('stringParam answers the value, or null when absent', () => {
+    expect(stringParam({ status: 'open' }, 'status')).toBe('open');
+    expect(stringParam({ status: '' }, 'status')).toBe('');
+    expect(stringParam({}, 'status')).toBeNull();
+  });
+
+  it('a parameter given twice (an array) is 400 invalid_request, details.field = the name, reason invalid_value', () => {
+    expect(refusalOf(() => stringParam({ status: ['a', 'b'] }, 'status'))).toEqual({ code: 'invalid_request', details: { field: 'status', reason: 'invalid_value' } });
+    expect(refusalOf(() => listParam({ expand: ['tags', 'notes'] }, 'expand'))).toEqual({ code: 'invalid_request', details: { field: 'expand', reason: 'invalid_value' } });
+  });
+
+  it('listParam splits on commas, trims and drops empty items; [] when absent', () => {
+    expect(listParam({ expand: ' tags, ,custom_fields ,' }, 'expand')).toEqual(['tags', 'custom_fields']);
+    expect(listParam({}, 'expand')).toEqual([]);
   });
 });

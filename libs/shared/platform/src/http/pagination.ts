@@ -32,6 +32,30 @@ export function readPageRequest(query: { cursor?: unknown; limit?: unknown }, ma
 }
 
 /**
+ * A single-valued query parameter (`?status=open`): its string, or null when absent. Given twice
+ * (`?status=a&status=b`, parsed as an array) or otherwise not a string: 400 `invalid_request` with
+ * `details.field` = `name`, reason `invalid_value`.
+ */
+export function stringParam(query: Record<string, unknown>, name: string): string | null {
+  const value = query[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string') throw new InvalidRequestError(name, 'invalid_value', `${name} must be given once.`);
+  return value;
+}
+
+/**
+ * Comma-separated values of a single-valued query parameter (`expand=tags`,
+ * `include=custom_field_definitions`), trimmed, empty items dropped; `[]` when absent. Errors as
+ * {@link stringParam}.
+ */
+export function listParam(query: Record<string, unknown>, name: string): string[] {
+  return (stringParam(query, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/**
  * Applies keyset pagination on `(created_at, id)` descending to a query builder: filters rows after
  * the position and fetches one extra row to know `has_more`. `alias` is the builder's main alias.
  */

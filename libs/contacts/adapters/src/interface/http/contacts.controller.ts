@@ -21,12 +21,11 @@ import {
   UpsertContactsCommand,
 } from '@leadflow/contacts-core';
 import { Actor, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, listParam, readPageRequest, RequireScope, stringParam } from '@leadflow/shared-platform';
 import { AddNoteDto, AttachTagsDto } from './dto/contact-children.dto';
 import { CreateContactDto, UpdateContactDto } from './dto/contact.dto';
 import { ContactsBatchDto } from './dto/contacts-batch.dto';
 import { MergeContactDto } from './dto/merge-contact.dto';
-import { listParam, stringParam } from './request-params';
 
 /**
  * `/v1/contacts` (public-api-v1 › Contacts; operator-api › Deleting, Tags on a contact, Notes).

@@ -4,10 +4,9 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { PresuasionSubmissionView } from '@leadflow/contacts-contracts';
 import { GetPresuasionSubmissionQuery, ListPresuasionSubmissionsQuery, RecordPresuasionSubmissionCommand, TOOL_SLUG_PATTERN } from '@leadflow/contacts-core';
 import { Actor, FieldViolation, isUuid, Page, parseIsoInstant, ValidationFailedError } from '@leadflow/shared-kernel';
-import { CurrentActor, CurrentKey, IpLimit, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, IpLimit, readPageRequest, RequireScope, stringParam } from '@leadflow/shared-platform';
 import { PresuasionSubmissionDto } from './dto/presuasion-submission.dto';
 import { LEAD_CAPTURE_IP_LIMIT } from './leads.controller';
-import { stringParam } from './request-params';
 
 /**
  * `/v1/presuasion/submissions`: form submissions of presuasion tools (public-api-v1 › Presuasion

@@ -4,10 +4,9 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { TagView } from '@leadflow/contacts-contracts';
 import { CreateTagCommand, ListTagsQuery } from '@leadflow/contacts-core';
 import { Actor, InvalidRequestError, Page } from '@leadflow/shared-kernel';
-import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, readPageRequest, RequireScope, stringParam } from '@leadflow/shared-platform';
 import { decodeNameCursor } from '../../infrastructure/persistence/name-cursor';
 import { CreateTagDto } from './dto/tag.dto';
-import { stringParam } from './request-params';
 
 /** `/v1/tags` (public-api-v1 › Tags). */
 @Controller('v1/tags')

@@ -4,9 +4,8 @@ import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import type { DealView, PipelineStageView } from '@leadflow/pipeline-contracts';
 import { ListDealsQuery, ListPipelineStagesQuery, MoveDealCommand, PlaceDealCommand, RemoveDealCommand } from '@leadflow/pipeline-core';
 import { Actor, InvalidRequestError, isUuid, Page } from '@leadflow/shared-kernel';
-import { CurrentActor, CurrentKey, readPageRequest, RequireScope } from '@leadflow/shared-platform';
+import { CurrentActor, CurrentKey, readPageRequest, RequireScope, stringParam } from '@leadflow/shared-platform';
 import { MoveDealDto, PlaceDealDto } from './dto/deal.dto';
-import { stringParam } from './request-params';
 
 /**
  * `/v1/pipeline` (public-api-v1 › Endpoints › Pipeline): stages with their real-time contact counts,
