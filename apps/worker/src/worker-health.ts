@@ -1,8 +1,9 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig, RedisConnection } from '@leadflow/shared-platform';
+import { NodeHttpListener } from './node-http-listener';
 
 /** How long a readiness check waits for PostgreSQL or Redis before calling it down (ms). */
 const CHECK_TIMEOUT_MS = 2000;
@@ -19,7 +20,7 @@ const CHECK_TIMEOUT_MS = 2000;
 @Injectable()
 export class WorkerHealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WorkerHealth');
-  private server: Server | null = null;
+  private readonly listener = new NodeHttpListener();
 
   constructor(
     private readonly config: AppConfig,
@@ -29,27 +30,17 @@ export class WorkerHealthServer implements OnApplicationBootstrap, OnApplication
 
   /** The listening port (differs from WORKER_HEALTH_PORT only when that is 0), or null when not listening. */
   get port(): number | null {
-    const address = this.server?.address();
-    return address && typeof address === 'object' ? address.port : null;
+    return this.listener.port;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.workerHealthPort === null) return;
-    const server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.config.workerHealthPort!, this.config.host, () => resolve());
-    });
-    this.server = server;
+    await this.listener.listen(this.config.workerHealthPort, this.config.host, (request, response) => this.handle(request, response));
     this.logger.log({ port: this.port, host: this.config.host }, 'Worker probes listening');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  onApplicationShutdown(): Promise<void> {
+    return this.listener.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

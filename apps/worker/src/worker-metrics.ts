@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig, METRICS_CHALLENGE, METRICS_PATH, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed, OutboxBacklog, readOutboxBacklog } from '@leadflow/shared-platform';
+import { NodeHttpListener } from './node-http-listener';
 
 /** Queue states counted by `leadflow_queue_jobs{queue,state}` (BullMQ job states). */
 export const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
@@ -177,7 +178,7 @@ export class WorkerMetrics implements OnApplicationBootstrap {
 @Injectable()
 export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WorkerMetrics');
-  private server: Server | null = null;
+  private readonly listener = new NodeHttpListener();
 
   constructor(
     private readonly config: AppConfig,
@@ -186,27 +187,17 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
 
   /** The listening port (differs from WORKER_METRICS_PORT only when that is 0), or null when not listening. */
   get port(): number | null {
-    const address = this.server?.address();
-    return address && typeof address === 'object' ? address.port : null;
+    return this.listener.port;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.workerMetricsPort === null) return;
-    const server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.config.workerMetricsPort!, this.config.host, () => resolve());
-    });
-    this.server = server;
+    await this.listener.listen(this.config.workerMetricsPort, this.config.host, (request, response) => this.handle(request, response));
     this.logger.log({ port: this.port, host: this.config.host }, 'Worker metrics listening');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  onApplicationShutdown(): Promise<void> {
+    return this.listener.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, encodeCursor, KeysetPosition, Page } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountId, KeysetPosition, Page } from '@leadflow/shared-kernel';
+import { toPage, TransactionHost } from '@leadflow/shared-platform';
 import { DeliveryAttemptView, PublicDeliveryFilter, PublicDeliveryLog, PublicDeliveryStatus, PublicDeliveryView } from '@leadflow/webhooks-core';
 
 /** Internal status → public status (`retrying` is a `failed` attempt with another scheduled; `failed` is `exhausted`). */
@@ -82,18 +82,7 @@ export class TypeOrmPublicDeliveryLog extends PublicDeliveryLog {
       manager.query(`${WITH_ATTEMPTS} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT $${params.length}`, params) as Promise<LogRow[]>,
       manager.query(`SELECT count(*)::int AS total FROM webhooks.deliveries d WHERE ${countWhere.join(' AND ')}`, countParams) as Promise<{ total: number }[]>,
     ]);
-    const hasMore = rows.length > page.limit;
-    const visible = hasMore ? rows.slice(0, page.limit) : rows;
-    const last = visible[visible.length - 1];
-    return {
-      data: visible.map(toView),
-      pagination: {
-        next_cursor: hasMore && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : null,
-        has_more: hasMore,
-        limit: page.limit,
-        total_count: total,
-      },
-    };
+    return toPage(rows, page, total, toView, (row) => ({ createdAt: new Date(row.created_at), id: row.id }));
   }
 
   async get(accountId: AccountId, subscriptionId: string, deliveryId: string): Promise<PublicDeliveryView | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, encodeCursor, KeysetPosition, Page } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { AccountId, KeysetPosition, Page } from '@leadflow/shared-kernel';
+import { toPage, TransactionHost } from '@leadflow/shared-platform';
 import type { WebhookDeliveryStatus, WebhookDeliveryView } from '@leadflow/webhooks-contracts';
 import { WebhookDeliveriesReadModel } from '@leadflow/webhooks-core';
 
@@ -45,11 +45,11 @@ export class TypeOrmWebhookDeliveriesReadModel extends WebhookDeliveriesReadMode
       ) as Promise<DeliveryRow[]>,
       manager.query(`SELECT count(*)::int AS total FROM webhooks.deliveries WHERE account_id = $1`, [accountId]) as Promise<{ total: number }[]>,
     ]);
-    const hasMore = rows.length > page.limit;
-    const visible = hasMore ? rows.slice(0, page.limit) : rows;
-    const last = visible[visible.length - 1];
-    return {
-      data: visible.map((row) => ({
+    return toPage(
+      rows,
+      page,
+      total,
+      (row) => ({
         id: row.id,
         subscription_id: row.subscription_id,
         event: row.event,
@@ -58,13 +58,8 @@ export class TypeOrmWebhookDeliveriesReadModel extends WebhookDeliveriesReadMode
         response_status: row.response_status,
         next_attempt_at: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
         created_at: new Date(row.created_at).toISOString(),
-      })),
-      pagination: {
-        next_cursor: hasMore && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : null,
-        has_more: hasMore,
-        limit: page.limit,
-        total_count: total,
-      },
-    };
+      }),
+      (row) => ({ createdAt: new Date(row.created_at), id: row.id }),
+    );
   }
 }
