@@ -42,6 +42,8 @@ describe('PATCH /admin/v1/accounts/{account_id} and GET /admin/v1/accounts/{acco
           api_terms_accepted: false,
           quote_defaults: { validity_days: 15, payment_terms: 'Payable à la signature', signature_payment_order: 'signature_first', tax_profile: 'gst_qst' },
           created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+          mode: 'live',
+          sandbox_of: null,
         },
       });
       expect(await accountRow(account.account_id)).toEqual({

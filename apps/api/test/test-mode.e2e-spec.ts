@@ -213,6 +213,14 @@ describe('Test mode: sandbox accounts (issue 15, item 4)', () => {
       expect(await sql.query(`SELECT count(*)::int AS n FROM accounts.accounts WHERE sandbox_of = $1`, [other.account_id])).toEqual([{ n: 1 }]);
     });
 
+    it('the body is optional: a sandbox requested without a body is created with no key (keys come later from POST .../api-keys)', async () => {
+      const other = await api.provision({ name: 'Sans corps' });
+      const response = await api.request({ method: 'POST', path: `/admin/v1/accounts/${other.account_id}/sandbox`, token: TEST_ADMIN_TOKEN });
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ mode: 'test', sandbox_of: other.account_id, api_keys: {} });
+      expect(await sql.count('accounts.api_keys', response.body.account_id)).toBe(0);
+    });
+
     it('a sandbox of a sandbox answers 422 live_account_required', async () => {
       const response = await api.admin('POST', `/accounts/${sandbox.account_id}/sandbox`, {});
       expect(response.status).toBe(422);
