@@ -187,7 +187,7 @@ describe('POST /v1/contacts/batch', () => {
   });
 
   it('100 inputs are accepted; every identity of the batch is resolved in one statement', async () => {
-    // the identity lookup is the recursive statement over contacts.contact_identities (TypeOrmContactsRepository.findIdentityOwners)
+    // the identity lookup is the recursive statement over contacts.contact_identities (TypeOrmContactIdentityRepository.findIdentityOwners)
     const spy = jest.spyOn(EntityManager.prototype, 'query');
     try {
       const inputs = Array.from({ length: 100 }, (_, index) => ({ email: `cent.${index}@example.com`, phone: `+1438555${String(index).padStart(4, '0')}` }));

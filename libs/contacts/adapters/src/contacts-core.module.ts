@@ -3,9 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import {
   CONTACTS_HANDLERS,
   ContactExternalIds,
+  ContactIdentityRepository,
+  ContactNoteRepository,
   ContactStageRepository,
   ContactsReadModel,
   ContactsRepository,
+  ContactTagRepository,
+  CustomFieldDefinitionRepository,
   EmailUnsubscribes,
   LeadCaptureLog,
   LeadCaptureSettings,
@@ -13,17 +17,23 @@ import {
   PresuasionSubmissionRepository,
   PresuasionSubmissionsReadModel,
   SmsFollowUpPort,
+  TagRepository,
 } from '@leadflow/contacts-core';
 import { CachedLeadCaptureSettings } from './infrastructure/cache/cached-lead-capture.settings';
 import { CONTACTS_RECORDS } from './infrastructure/persistence/contacts.records';
 import { TypeOrmContactExternalIds } from './infrastructure/persistence/typeorm-contact-external-ids';
+import { TypeOrmContactIdentityRepository } from './infrastructure/persistence/typeorm-contact-identity.repository';
+import { TypeOrmContactNoteRepository } from './infrastructure/persistence/typeorm-contact-note.repository';
 import { TypeOrmContactStageRepository } from './infrastructure/persistence/typeorm-contact-stage.repository';
+import { TypeOrmContactTagRepository } from './infrastructure/persistence/typeorm-contact-tag.repository';
 import { TypeOrmContactsReadModel } from './infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmContactsRepository } from './infrastructure/persistence/typeorm-contacts.repository';
+import { TypeOrmCustomFieldDefinitionRepository } from './infrastructure/persistence/typeorm-custom-field-definition.repository';
 import { TypeOrmEmailUnsubscribes } from './infrastructure/persistence/typeorm-email-unsubscribes';
 import { TypeOrmLeadCaptureLog } from './infrastructure/persistence/typeorm-lead-capture.log';
 import { TypeOrmLeadScoreRepository } from './infrastructure/persistence/typeorm-lead-score.repository';
 import { TypeOrmPresuasionSubmissions } from './infrastructure/persistence/typeorm-presuasion-submissions';
+import { TypeOrmTagRepository } from './infrastructure/persistence/typeorm-tag.repository';
 import { PostgresSmsFollowUpAdapter } from './infrastructure/sms/postgres-sms-follow-up.adapter';
 
 /**
@@ -37,6 +47,11 @@ import { PostgresSmsFollowUpAdapter } from './infrastructure/sms/postgres-sms-fo
   providers: [
     ...CONTACTS_HANDLERS,
     { provide: ContactsRepository, useClass: TypeOrmContactsRepository },
+    { provide: ContactIdentityRepository, useClass: TypeOrmContactIdentityRepository },
+    { provide: TagRepository, useClass: TypeOrmTagRepository },
+    { provide: ContactTagRepository, useClass: TypeOrmContactTagRepository },
+    { provide: CustomFieldDefinitionRepository, useClass: TypeOrmCustomFieldDefinitionRepository },
+    { provide: ContactNoteRepository, useClass: TypeOrmContactNoteRepository },
     { provide: ContactStageRepository, useClass: TypeOrmContactStageRepository },
     { provide: ContactsReadModel, useClass: TypeOrmContactsReadModel },
     { provide: EmailUnsubscribes, useClass: TypeOrmEmailUnsubscribes },

@@ -9,6 +9,10 @@ import { AccountCacheInvalidation, PlatformModule, TransactionHost } from '@lead
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
+import { TypeOrmContactIdentityRepository } from '../src/infrastructure/persistence/typeorm-contact-identity.repository';
+import { TypeOrmCustomFieldDefinitionRepository } from '../src/infrastructure/persistence/typeorm-custom-field-definition.repository';
+import { TypeOrmTagRepository } from '../src/infrastructure/persistence/typeorm-tag.repository';
+import { TypeOrmContactTagRepository } from '../src/infrastructure/persistence/typeorm-contact-tag.repository';
 import { TypeOrmLeadCaptureLog } from '../src/infrastructure/persistence/typeorm-lead-capture.log';
 import { PostgresSmsFollowUpAdapter } from '../src/infrastructure/sms/postgres-sms-follow-up.adapter';
 
@@ -17,6 +21,10 @@ describe('lead capture persistence', () => {
   let services: TestServices;
   let context: INestApplicationContext;
   let repository: TypeOrmContactsRepository;
+  let identityRepo: TypeOrmContactIdentityRepository;
+  let definitionRepo: TypeOrmCustomFieldDefinitionRepository;
+  let tagRepo: TypeOrmTagRepository;
+  let contactTagRepo: TypeOrmContactTagRepository;
   let captures: TypeOrmLeadCaptureLog;
   let sms: PostgresSmsFollowUpAdapter;
   let transactions: TransactionHost;
@@ -35,11 +43,15 @@ describe('lead capture persistence', () => {
     services = await createTestServices();
     @Module({
       imports: [PlatformModule.forRoot({ config: services.config(), clock }), TypeOrmModule.forFeature(CONTACTS_RECORDS)],
-      providers: [TypeOrmContactsRepository, TypeOrmLeadCaptureLog, PostgresSmsFollowUpAdapter],
+      providers: [TypeOrmContactsRepository, TypeOrmContactIdentityRepository, TypeOrmCustomFieldDefinitionRepository, TypeOrmTagRepository, TypeOrmContactTagRepository, TypeOrmLeadCaptureLog, PostgresSmsFollowUpAdapter],
     })
     class TestModule {}
     context = await NestFactory.createApplicationContext(TestModule, { logger: false, abortOnError: false });
     repository = context.get(TypeOrmContactsRepository);
+    identityRepo = context.get(TypeOrmContactIdentityRepository);
+    definitionRepo = context.get(TypeOrmCustomFieldDefinitionRepository);
+    tagRepo = context.get(TypeOrmTagRepository);
+    contactTagRepo = context.get(TypeOrmContactTagRepository);
     captures = context.get(TypeOrmLeadCaptureLog);
     sms = context.get(PostgresSmsFollowUpAdapter);
     transactions = context.get(TransactionHost);
@@ -53,10 +65,10 @@ describe('lead capture persistence', () => {
   it('adds a secondary identity once; a value held by another contact is not moved', async () => {
     const one = await contact(A, '+15145550101');
     const two = await contact(A, '+15145550102');
-    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(true);
-    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(false);
-    expect(await repository.addSecondaryIdentity(A, one.id, 'phone', '+15145550102', clock.now())).toBe(false);
-    const owners = await repository.findIdentityOwners(A, [
+    expect(await identityRepo.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(true);
+    expect(await identityRepo.addSecondaryIdentity(A, one.id, 'phone', '+14385550161', clock.now())).toBe(false);
+    expect(await identityRepo.addSecondaryIdentity(A, one.id, 'phone', '+15145550102', clock.now())).toBe(false);
+    const owners = await identityRepo.findIdentityOwners(A, [
       { kind: 'phone', value: '+14385550161' },
       { kind: 'phone', value: '+15145550102' },
     ]);
@@ -69,18 +81,18 @@ describe('lead capture persistence', () => {
   });
 
   it('ensureTags creates the missing names, reuses existing ones, per account, in the order asked', async () => {
-    const first = await transactions.run(() => repository.ensureTags(A, ['Cuisine', 'Facebook Ads'], { color: '#6b7280' }, clock.now()));
-    const second = await transactions.run(() => repository.ensureTags(A, ['Facebook Ads', 'Mobile'], { color: '#6b7280' }, clock.now()));
+    const first = await transactions.run(() => tagRepo.ensureTags(A, ['Cuisine', 'Facebook Ads'], { color: '#6b7280' }, clock.now()));
+    const second = await transactions.run(() => tagRepo.ensureTags(A, ['Facebook Ads', 'Mobile'], { color: '#6b7280' }, clock.now()));
     expect(first.map((tag) => tag.name)).toEqual(['Cuisine', 'Facebook Ads']);
     expect(second.map((tag) => tag.name)).toEqual(['Facebook Ads', 'Mobile']);
     expect(second[0].id).toBe(first[1].id);
-    const other = await transactions.run(() => repository.ensureTags(B, ['Cuisine'], { color: '#6b7280' }, clock.now()));
+    const other = await transactions.run(() => tagRepo.ensureTags(B, ['Cuisine'], { color: '#6b7280' }, clock.now()));
     expect(other[0].id).not.toBe(first[0].id);
     expect(await db.query(`SELECT count(*)::int AS n FROM contacts.tags WHERE account_id = $1`, [A])).toEqual([{ n: 3 }]);
   });
 
   it('concurrent ensureTags of the same new name create it once', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => transactions.run(() => repository.ensureTags(A, ['Course'], { color: '#6b7280' }, clock.now()))));
+    const results = await Promise.all(Array.from({ length: 5 }, () => transactions.run(() => tagRepo.ensureTags(A, ['Course'], { color: '#6b7280' }, clock.now()))));
     expect(new Set(results.map((tags) => tags[0].id)).size).toBe(1);
   });
 
@@ -109,7 +121,7 @@ describe('lead capture persistence', () => {
 
   it('a capture of a new person is one statement: the capture row, the contact, its identities and its tags', async () => {
     const person = Contact.create({ phone: '+15145550106', email: 'une@requete.ca' }, { id: newId(), accountId: A, systemId: newId(), source: 'api', now: clock.now(), definitions: [] }).snapshot;
-    const tags = await transactions.run(() => repository.ensureTags(A, ['Une requête', 'Deux'], { color: '#6b7280' }, clock.now()));
+    const tags = await transactions.run(() => tagRepo.ensureTags(A, ['Une requête', 'Deux'], { color: '#6b7280' }, clock.now()));
     const capture = { id: newId(), contactId: person.id, activityId: newId(), contactWasNew: true, capturedAt: clock.now() };
     await transactions.run(async () => {
       const statements = jest.spyOn(PostgresQueryRunner.prototype, 'query');
@@ -122,7 +134,7 @@ describe('lead capture persistence', () => {
     });
     expect(await repository.findContact(A, person.id)).toEqual(person);
     expect(await captures.lastCapture(A, person.id)).toEqual(capture);
-    expect(await repository.contactTagIds(A, person.id)).toEqual(expect.arrayContaining(tags.map((tag) => tag.id)));
+    expect(await contactTagRepo.contactTagIds(A, person.id)).toEqual(expect.arrayContaining(tags.map((tag) => tag.id)));
     const identities = await db.query(`SELECT kind, value, is_primary FROM contacts.contact_identities WHERE account_id = $1 AND contact_id = $2 ORDER BY kind`, [A, person.id]);
     expect(identities).toEqual([
       { kind: 'email', value: 'une@requete.ca', is_primary: true },
@@ -146,11 +158,11 @@ describe('lead capture persistence', () => {
     it('ensureTags that creates a tag: after the commit, not before; none when every name existed', async () => {
       const spy = invalidations();
       await transactions.run(async () => {
-        await repository.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now());
+        await tagRepo.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now());
         expect(spy).not.toHaveBeenCalled();
       });
       expect(spy.mock.calls).toEqual([['config', A]]);
-      await transactions.run(() => repository.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now()));
+      await transactions.run(() => tagRepo.ensureTags(A, ['Invalidée'], { color: '#6b7280' }, clock.now()));
       expect(spy).toHaveBeenCalledTimes(1);
     });
 
@@ -158,7 +170,7 @@ describe('lead capture persistence', () => {
       const spy = invalidations();
       await expect(
         transactions.run(async () => {
-          await repository.ensureTags(A, ['Annulée'], { color: '#6b7280' }, clock.now());
+          await tagRepo.ensureTags(A, ['Annulée'], { color: '#6b7280' }, clock.now());
           throw new Error('rollback');
         }),
       ).rejects.toThrow('rollback');
@@ -168,10 +180,10 @@ describe('lead capture persistence', () => {
     it('a tag created (POST /v1/tags, campaign tags) and custom-field definitions', async () => {
       const spy = invalidations();
       const tag = (name: string, systemKey: string | null = null) => ({ id: newId(), name, color: '#6b7280', description: null, category: null, systemKey, createdAt: clock.now(), updatedAt: clock.now() });
-      await transactions.run(() => repository.insertTag(B, tag('Nouvelle')));
-      await transactions.run(() => repository.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon')));
-      await transactions.run(() => repository.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon'))); // exists: nothing written
-      await transactions.run(() => repository.insertDefinitions(B, [{ id: newId(), name: 'budget', type: 'text', options: null }], clock.now()));
+      await transactions.run(() => tagRepo.insertTag(B, tag('Nouvelle')));
+      await transactions.run(() => tagRepo.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon')));
+      await transactions.run(() => tagRepo.insertTagIfAbsent(B, tag('Campagne : Salon', 'campaign:salon'))); // exists: nothing written
+      await transactions.run(() => definitionRepo.insertDefinitions(B, [{ id: newId(), name: 'budget', type: 'text', options: null }], clock.now()));
       expect(spy.mock.calls).toEqual([
         ['config', B],
         ['config', B],

@@ -9,12 +9,20 @@ import { createTestServices, TestServices } from '@leadflow/shared-testing';
 import { CONTACTS_RECORDS } from '../src/infrastructure/persistence/contacts.records';
 import { EXACT_COUNT_CAP, TypeOrmContactsReadModel } from '../src/infrastructure/persistence/typeorm-contacts.read-model';
 import { TypeOrmContactsRepository } from '../src/infrastructure/persistence/typeorm-contacts.repository';
+import { TypeOrmContactIdentityRepository } from '../src/infrastructure/persistence/typeorm-contact-identity.repository';
+import { TypeOrmTagRepository } from '../src/infrastructure/persistence/typeorm-tag.repository';
+import { TypeOrmContactTagRepository } from '../src/infrastructure/persistence/typeorm-contact-tag.repository';
+import { TypeOrmContactNoteRepository } from '../src/infrastructure/persistence/typeorm-contact-note.repository';
 
-/** The contacts repository and read model on real PostgreSQL (schema from the migrations). */
-describe('TypeOrmContactsRepository', () => {
+/** The contacts write repositories and read model on real PostgreSQL (schema from the migrations). */
+describe('TypeOrm contacts repositories (contacts, identities, tags, contact tags, notes) and read model', () => {
   let services: TestServices;
   let context: INestApplicationContext;
   let repository: TypeOrmContactsRepository;
+  let identityRepo: TypeOrmContactIdentityRepository;
+  let tagRepo: TypeOrmTagRepository;
+  let contactTagRepo: TypeOrmContactTagRepository;
+  let noteRepo: TypeOrmContactNoteRepository;
   let reads: TypeOrmContactsReadModel;
   let transactions: TransactionHost;
   const clock = new FixedClock(new Date('2026-06-01T09:00:00.000Z'));
@@ -61,11 +69,15 @@ describe('TypeOrmContactsRepository', () => {
     services = await createTestServices();
     @Module({
       imports: [PlatformModule.forRoot({ config: services.config(), clock }), TypeOrmModule.forFeature(CONTACTS_RECORDS)],
-      providers: [TypeOrmContactsRepository, TypeOrmContactsReadModel],
+      providers: [TypeOrmContactsRepository, TypeOrmContactIdentityRepository, TypeOrmTagRepository, TypeOrmContactTagRepository, TypeOrmContactNoteRepository, TypeOrmContactsReadModel],
     })
     class TestModule {}
     context = await NestFactory.createApplicationContext(TestModule, { logger: false, abortOnError: false });
     repository = context.get(TypeOrmContactsRepository);
+    identityRepo = context.get(TypeOrmContactIdentityRepository);
+    tagRepo = context.get(TypeOrmTagRepository);
+    contactTagRepo = context.get(TypeOrmContactTagRepository);
+    noteRepo = context.get(TypeOrmContactNoteRepository);
     reads = context.get(TypeOrmContactsReadModel);
     transactions = context.get(TransactionHost);
   });
@@ -124,7 +136,7 @@ describe('TypeOrmContactsRepository', () => {
       await repository.updateContact({ ...a, mergedIntoId: b.id, mergedAt: clock.now() });
       await repository.updateContact({ ...b, mergedIntoId: c.id, mergedAt: clock.now() });
     });
-    const owners = await repository.findIdentityOwners(A, [
+    const owners = await identityRepo.findIdentityOwners(A, [
       { kind: 'email', value: 'chain-a@example.com' },
       { kind: 'email', value: 'chain-b@example.com' },
     ]);
@@ -134,7 +146,7 @@ describe('TypeOrmContactsRepository', () => {
     ]);
     expect((await repository.absorbedInto(A, c.id)).sort()).toEqual([a.id, b.id].sort());
     expect(await reads.getContact(A, a.id)).toBeNull();
-    expect(await repository.findIdentityOwners(B, [{ kind: 'email', value: 'chain-a@example.com' }])).toEqual([]);
+    expect(await identityRepo.findIdentityOwners(B, [{ kind: 'email', value: 'chain-a@example.com' }])).toEqual([]);
   });
 
   it('setPrimaryIdentity replaces the primary, promotes an own secondary, refuses another contact’s', async () => {
@@ -145,16 +157,16 @@ describe('TypeOrmContactsRepository', () => {
       `INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at) VALUES ($1, $2, 'email', 'me.alt@example.com', false, now())`,
       [A, me.id],
     );
-    await transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', 'me.alt@example.com', clock.now()));
+    await transactions.run(() => identityRepo.setPrimaryIdentity(A, me.id, 'email', 'me.alt@example.com', clock.now()));
     expect(await db.query(`SELECT value, is_primary FROM contacts.contact_identities WHERE contact_id = $1`, [me.id])).toEqual([
       { value: 'me.alt@example.com', is_primary: true },
     ]);
-    await expect(transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', 'other@example.com', clock.now()))).rejects.toBeInstanceOf(
+    await expect(transactions.run(() => identityRepo.setPrimaryIdentity(A, me.id, 'email', 'other@example.com', clock.now()))).rejects.toBeInstanceOf(
       IdentityTakenError,
     );
-    await transactions.run(() => repository.setPrimaryIdentity(A, me.id, 'email', null, clock.now()));
+    await transactions.run(() => identityRepo.setPrimaryIdentity(A, me.id, 'email', null, clock.now()));
     expect(await db.query(`SELECT value FROM contacts.contact_identities WHERE contact_id = $1`, [me.id])).toEqual([]);
-    expect(await repository.findIdentityOwners(A, [{ kind: 'email', value: 'other@example.com' }])).toEqual([
+    expect(await identityRepo.findIdentityOwners(A, [{ kind: 'email', value: 'other@example.com' }])).toEqual([
       expect.objectContaining({ contactId: other.id }),
     ]);
   });
@@ -163,9 +175,9 @@ describe('TypeOrmContactsRepository', () => {
     const doomed = await insert(contact(A, { email: 'doomed@example.com' }));
     const tag = { id: newId(), name: `Tag ${newId()}`, color: '#6b7280', description: null, category: null, systemKey: null, createdAt: clock.now(), updatedAt: clock.now() };
     await transactions.run(async () => {
-      await repository.insertTag(A, tag);
-      await repository.attachTags(A, doomed.id, [tag.id], clock.now());
-      await repository.insertNote(A, { id: newId(), contactId: doomed.id, body: 'x', actor: { type: null, id: null, name: null, via: null }, createdAt: clock.now() });
+      await tagRepo.insertTag(A, tag);
+      await contactTagRepo.attachTags(A, doomed.id, [tag.id], clock.now());
+      await noteRepo.insertNote(A, { id: newId(), contactId: doomed.id, body: 'x', actor: { type: null, id: null, name: null, via: null }, createdAt: clock.now() });
     });
     await transactions.run(() => repository.deleteContacts(B, [doomed.id]));
     expect(await repository.findContact(A, doomed.id)).not.toBeNull();
@@ -175,7 +187,7 @@ describe('TypeOrmContactsRepository', () => {
     for (const table of ['contact_identities', 'contact_tags', 'contact_notes']) {
       expect(await db.query(`SELECT 1 FROM contacts.${table} WHERE contact_id = $1`, [doomed.id])).toEqual([]);
     }
-    expect(await repository.findTags(A, [tag.id])).toHaveLength(1);
+    expect(await tagRepo.findTags(A, [tag.id])).toHaveLength(1);
   });
 
   it('tag names are unique per account (case-sensitive); campaign tags by system key', async () => {
@@ -189,14 +201,14 @@ describe('TypeOrmContactsRepository', () => {
       createdAt: clock.now(),
       updatedAt: clock.now(),
     });
-    await transactions.run(() => repository.insertTag(A, tag('Unique')));
-    await expect(transactions.run(() => repository.insertTag(A, tag('Unique')))).rejects.toBeInstanceOf(TagNameTakenError);
-    await transactions.run(() => repository.insertTag(A, tag('unique')));
-    await transactions.run(() => repository.insertTag(B, tag('Unique')));
-    expect(await transactions.run(() => repository.insertTagIfAbsent(A, tag('Campagne : X', 'campaign:x')))).toBe(true);
-    expect(await transactions.run(() => repository.insertTagIfAbsent(A, tag('Campagne : Y', 'campaign:x')))).toBe(false);
-    expect(await repository.findTagBySystemKey(A, 'campaign:x')).toMatchObject({ name: 'Campagne : X' });
-    expect(await repository.findTagBySystemKey(B, 'campaign:x')).toBeNull();
+    await transactions.run(() => tagRepo.insertTag(A, tag('Unique')));
+    await expect(transactions.run(() => tagRepo.insertTag(A, tag('Unique')))).rejects.toBeInstanceOf(TagNameTakenError);
+    await transactions.run(() => tagRepo.insertTag(A, tag('unique')));
+    await transactions.run(() => tagRepo.insertTag(B, tag('Unique')));
+    expect(await transactions.run(() => tagRepo.insertTagIfAbsent(A, tag('Campagne : X', 'campaign:x')))).toBe(true);
+    expect(await transactions.run(() => tagRepo.insertTagIfAbsent(A, tag('Campagne : Y', 'campaign:x')))).toBe(false);
+    expect(await tagRepo.findTagBySystemKey(A, 'campaign:x')).toMatchObject({ name: 'Campagne : X' });
+    expect(await tagRepo.findTagBySystemKey(B, 'campaign:x')).toBeNull();
   });
 
   it('total_count of the contacts list is exact up to the cap, then the planner estimate (never below the cap)', async () => {

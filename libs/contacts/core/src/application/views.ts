@@ -2,7 +2,7 @@ import { AccountId, Actor, centsToDollars, IntegrationEvent, newId } from '@lead
 import type { ContactLifecycleView, ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import type { ContactState } from '../domain/contact.aggregate';
 import type { CustomFieldDefinition } from '../domain/custom-fields';
-import type { TagState } from './ports/contacts.repository.port';
+import type { TagState } from './ports/tag.repository.port';
 
 /** The contact read shape (operator-api › Contact read shape); `client_contact_tags` when `tags` is given. */
 export function toContactView(state: ContactState, tags?: TagView[]): ContactView {

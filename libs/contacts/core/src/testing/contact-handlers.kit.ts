@@ -3,11 +3,7 @@ import type { QueryBus } from '@nestjs/cqrs';
 import { Actor, asAccountId, DomainError, FixedClock } from '@leadflow/shared-kernel';
 import type { SystemView } from '@leadflow/accounts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import {
-  InMemoryContactsReadModel,
-  InMemoryContactsRepository,
-  InMemoryContactsStore,
-} from './in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsReadModel, InMemoryContactsStore } from './in-memory-contacts';
 import { AttachTagsHandler } from '../application/commands/attach-tags/attach-tags.handler';
 import { CreateContactHandler } from '../application/commands/create-contact/create-contact.handler';
 import { EnsureCampaignTagHandler } from '../application/commands/ensure-campaign-tag/ensure-campaign-tag.handler';
@@ -27,7 +23,8 @@ export const SYSTEMS: SystemView[] = [
 /** In-memory contacts fakes (one store) and the contact write handlers over them; the main System is MAIN. */
 export function contactHandlersSetup() {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const ports = inMemoryContactPorts(store);
+  const { contacts, identities, definitions, tags, contactTags } = ports;
   const reads = new InMemoryContactsReadModel(store);
   const unitOfWork = new InMemoryUnitOfWork(store);
   const journal = new InMemoryJournal(store);
@@ -35,11 +32,11 @@ export function contactHandlersSetup() {
   const queries = { execute: async () => SYSTEMS } as unknown as QueryBus;
   return {
     store,
-    contacts,
-    create: new CreateContactHandler(contacts, reads, unitOfWork, journal, queries, clock),
-    update: new UpdateContactHandler(contacts, unitOfWork, journal, clock),
-    attach: new AttachTagsHandler(contacts, reads, unitOfWork, journal, clock),
-    campaign: new EnsureCampaignTagHandler(contacts, unitOfWork, clock),
+    ...ports,
+    create: new CreateContactHandler(contacts, identities, definitions, reads, unitOfWork, journal, queries, clock),
+    update: new UpdateContactHandler(contacts, identities, definitions, unitOfWork, journal, clock),
+    attach: new AttachTagsHandler(contacts, tags, contactTags, reads, unitOfWork, journal, clock),
+    campaign: new EnsureCampaignTagHandler(tags, unitOfWork, clock),
   };
 }
 

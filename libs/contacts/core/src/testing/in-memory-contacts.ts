@@ -1,138 +1,71 @@
-import { AccountId, IntegrationEvent, newId, Page } from '@leadflow/shared-kernel';
-import type { JournalRow, SnapshotStore } from '@leadflow/shared-testing/fakes';
+import { AccountId, newId, Page } from '@leadflow/shared-kernel';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
-import { ContactsRepository, IdentityOwner, NoteState, TagState } from '../application/ports/contacts.repository.port';
+import { ContactsRepository } from '../application/ports/contacts.repository.port';
 import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
-import type { Identity, IdentityKind } from '../domain/contact-identity';
-import { IdentityTakenError, TagNameTakenError } from '../domain/contacts.errors';
-import type { CustomFieldDefinition } from '../domain/custom-fields';
+import { InMemoryContactIdentityRepository } from './in-memory-contact-identities';
+import { InMemoryContactNoteRepository } from './in-memory-contact-notes';
+import { InMemoryContactTagRepository } from './in-memory-contact-tags';
+import { InMemoryContactsStore } from './in-memory-contacts.store';
+import { InMemoryCustomFieldDefinitionRepository } from './in-memory-custom-field-definitions';
+import { InMemoryTagRepository } from './in-memory-tags';
 
-interface IdentityRow {
-  accountId: string;
-  contactId: string;
-  kind: IdentityKind;
-  value: string;
-  isPrimary: boolean;
+export { InMemoryContactsStore } from './in-memory-contacts.store';
+
+/**
+ * The six write ports of the contacts context as fakes over one store (contacts, identities, custom-field
+ * definitions, tags, tags on contacts, notes), for handler specs.
+ */
+export function inMemoryContactPorts(store: InMemoryContactsStore) {
+  return {
+    contacts: new InMemoryContactsRepository(store),
+    identities: new InMemoryContactIdentityRepository(store),
+    definitions: new InMemoryCustomFieldDefinitionRepository(store),
+    tags: new InMemoryTagRepository(store),
+    contactTags: new InMemoryContactTagRepository(store),
+    notes: new InMemoryContactNoteRepository(store),
+  };
 }
 
-/** Every row of the fakes, one object so a unit of work can snapshot and restore it. */
-export class InMemoryContactsStore implements SnapshotStore {
-  contacts: ContactState[] = [];
-  identities: IdentityRow[] = [];
-  definitions: (CustomFieldDefinition & { accountId: string })[] = [];
-  tags: (TagState & { accountId: string })[] = [];
-  contactTags: { accountId: string; contactId: string; tagId: string }[] = [];
-  notes: (NoteState & { accountId: string })[] = [];
-  entries: JournalRow[] = [];
-  events: IntegrationEvent[] = [];
-  captures: (LeadCaptureRecord & { accountId: string })[] = [];
-  handOffs: (SmsHandOff & { accountId: string })[] = [];
-
-  private readonly concurrent: ((store: InMemoryContactsStore) => void)[] = [];
-
-  /** The rows as JSON (dates as ISO strings). */
-  snapshot(): string {
-    const { contacts, identities, definitions, tags, contactTags, notes, entries, events, captures, handOffs } = this;
-    return JSON.stringify({ contacts, identities, definitions, tags, contactTags, notes, entries, events, captures, handOffs });
-  }
-
-  /** Back to `snapshot`, then re-applies what concurrent transactions committed meanwhile. */
-  restore(snapshot: string): void {
-    const parsed = JSON.parse(snapshot, (_, value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T.*Z$/.test(value) ? new Date(value) : value));
-    Object.assign(this, parsed);
-    for (const change of this.concurrent) change(this);
-  }
-
-  /** Applies a change committed by a concurrent transaction: a rollback of ours keeps it. */
-  commitConcurrently(change: (store: InMemoryContactsStore) => void): void {
-    change(this);
-    this.concurrent.push(change);
-  }
-}
-
-/** {@link ContactsRepository} over arrays, with the unique identity and tag-name rules of the tables. */
+/** {@link ContactsRepository} over arrays; its primary identities go through the store's unique identity rule. */
 export class InMemoryContactsRepository extends ContactsRepository {
-  /** Called before an identity insert: lets a test simulate a concurrent writer. */
-  beforeIdentityInsert: (() => void) | null = null;
-
   constructor(private readonly store: InMemoryContactsStore) {
     super();
+  }
+
+  /** Called before an identity insert (the store's hook): lets a test simulate a concurrent writer. */
+  get beforeIdentityInsert(): (() => void) | null {
+    return this.store.beforeIdentityInsert;
+  }
+
+  set beforeIdentityInsert(hook: (() => void) | null) {
+    this.store.beforeIdentityInsert = hook;
   }
 
   async findContact(accountId: AccountId, contactId: string): Promise<ContactState | null> {
     const found = this.store.contacts.find((contact) => contact.accountId === accountId && contact.id === contactId.toLowerCase());
     return found ? { ...found } : null;
   }
-
   async insertContact(contact: ContactState): Promise<void> {
     this.store.contacts.push({ ...contact });
     for (const kind of ['email', 'phone'] as const) {
       const value = contact[kind];
-      if (value) this.insertIdentity({ accountId: contact.accountId, contactId: contact.id, kind, value, isPrimary: true });
+      if (value) this.store.insertIdentity({ accountId: contact.accountId, contactId: contact.id, kind, value, isPrimary: true });
     }
   }
-
   /** Like the TypeORM adapter: the lead score is left as stored. */
   async updateContact(contact: ContactState): Promise<void> {
     this.store.contacts = this.store.contacts.map((row) =>
       row.accountId === contact.accountId && row.id === contact.id ? { ...contact, score: row.score, scoreReviewAt: row.scoreReviewAt } : row,
     );
   }
-
-  async setPrimaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string | null): Promise<void> {
-    this.store.identities = this.store.identities.filter(
-      (row) => !(row.accountId === accountId && row.contactId === contactId && row.kind === kind && row.isPrimary && row.value !== value),
-    );
-    if (value === null) return;
-    const existing = this.store.identities.find((row) => row.accountId === accountId && row.kind === kind && row.value === value);
-    if (existing && existing.contactId !== contactId) throw new IdentityTakenError(kind);
-    if (existing) existing.isPrimary = true;
-    else this.insertIdentity({ accountId, contactId, kind, value, isPrimary: true });
-  }
-
-  async addSecondaryIdentity(accountId: AccountId, contactId: string, kind: IdentityKind, value: string): Promise<boolean> {
-    if (this.store.identities.some((row) => row.accountId === accountId && row.kind === kind && row.value === value)) return false;
-    this.insertIdentity({ accountId, contactId, kind, value, isPrimary: false });
-    return true;
-  }
-
-  async findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]> {
-    return this.store.identities
-      .filter((row) => row.accountId === accountId && identities.some((identity) => identity.kind === row.kind && identity.value === row.value))
-      .map((row) => ({ kind: row.kind, value: row.value, contactId: row.contactId, survivorId: this.survivorOf(row.contactId) }));
-  }
-
-  async identitiesOf(accountId: AccountId, contactId: string): Promise<{ kind: IdentityKind; value: string; isPrimary: boolean }[]> {
-    return this.store.identities
-      .filter((row) => row.accountId === accountId && row.contactId === contactId)
-      .sort((a, b) => a.kind.localeCompare(b.kind) || a.value.localeCompare(b.value))
-      .map((row) => ({ kind: row.kind, value: row.value, isPrimary: row.isPrimary }));
-  }
-
-  async moveIdentities(accountId: AccountId, fromContactId: string, toContactId: string, primaries: readonly Identity[]): Promise<void> {
-    for (const row of this.store.identities) {
-      if (row.accountId !== accountId || row.contactId !== fromContactId) continue;
-      row.contactId = toContactId;
-      row.isPrimary = primaries.some((identity) => identity.kind === row.kind && identity.value === row.value);
-    }
-  }
-
-  async copyTags(accountId: AccountId, fromContactId: string, toContactId: string): Promise<string[]> {
-    const has = new Set(this.store.contactTags.filter((row) => row.accountId === accountId && row.contactId === toContactId).map((row) => row.tagId));
-    const added = this.store.contactTags.filter((row) => row.accountId === accountId && row.contactId === fromContactId && !has.has(row.tagId)).map((row) => row.tagId);
-    for (const tagId of added) this.store.contactTags.push({ accountId, contactId: toContactId, tagId });
-    return added.sort();
-  }
-
   async absorbedInto(accountId: AccountId, contactId: string): Promise<string[]> {
     const direct = this.store.contacts.filter((contact) => contact.accountId === accountId && contact.mergedIntoId === contactId).map((c) => c.id);
     const nested = await Promise.all(direct.map((id) => this.absorbedInto(accountId, id)));
     return [...direct, ...nested.flat()];
   }
-
   async deleteContacts(accountId: AccountId, contactIds: readonly string[]): Promise<void> {
     const gone = (row: { accountId: string; contactId?: string; id?: string }, key: 'contactId' | 'id') =>
       row.accountId === accountId && contactIds.includes(row[key] as string);
@@ -140,86 +73,6 @@ export class InMemoryContactsRepository extends ContactsRepository {
     this.store.identities = this.store.identities.filter((row) => !gone(row, 'contactId'));
     this.store.contactTags = this.store.contactTags.filter((row) => !gone(row, 'contactId'));
     this.store.notes = this.store.notes.filter((row) => !gone(row, 'contactId'));
-  }
-
-  async listDefinitions(accountId: AccountId): Promise<CustomFieldDefinition[]> {
-    return this.store.definitions.filter((row) => row.accountId === accountId).map(({ accountId: _a, ...definition }) => definition);
-  }
-
-  async insertDefinitions(accountId: AccountId, definitions: readonly CustomFieldDefinition[]): Promise<void> {
-    this.store.definitions.push(...definitions.map((definition) => ({ ...definition, accountId })));
-  }
-
-  async findTags(accountId: AccountId, tagIds: readonly string[]): Promise<TagState[]> {
-    return this.store.tags.filter((tag) => tag.accountId === accountId && tagIds.includes(tag.id)).map(({ accountId: _a, ...tag }) => tag);
-  }
-
-  async findTagBySystemKey(accountId: AccountId, systemKey: string): Promise<TagState | null> {
-    const found = this.store.tags.find((tag) => tag.accountId === accountId && tag.systemKey === systemKey);
-    if (!found) return null;
-    const { accountId: _a, ...tag } = found;
-    return tag;
-  }
-
-  async tagNameExists(accountId: AccountId, name: string): Promise<boolean> {
-    return this.store.tags.some((tag) => tag.accountId === accountId && tag.name === name);
-  }
-
-  async insertTag(accountId: AccountId, tag: TagState): Promise<void> {
-    if (await this.tagNameExists(accountId, tag.name)) throw new TagNameTakenError(tag.name);
-    this.store.tags.push({ ...tag, accountId });
-  }
-
-  async insertTagIfAbsent(accountId: AccountId, tag: TagState): Promise<boolean> {
-    const taken = (await this.tagNameExists(accountId, tag.name)) || (tag.systemKey !== null && (await this.findTagBySystemKey(accountId, tag.systemKey)) !== null);
-    if (!taken) this.store.tags.push({ ...tag, accountId });
-    return !taken;
-  }
-
-  async ensureTags(accountId: AccountId, names: readonly string[], template: { color: string }, at: Date): Promise<TagState[]> {
-    for (const name of names) {
-      if (!(await this.tagNameExists(accountId, name))) {
-        this.store.tags.push({ id: newId(), accountId, name, color: template.color, description: null, category: null, systemKey: null, createdAt: at, updatedAt: at });
-      }
-    }
-    return names.map((name) => {
-      const { accountId: _a, ...tag } = this.store.tags.find((row) => row.accountId === accountId && row.name === name)!;
-      return tag;
-    });
-  }
-
-  async contactTagIds(accountId: AccountId, contactId: string): Promise<string[]> {
-    return this.store.contactTags.filter((row) => row.accountId === accountId && row.contactId === contactId).map((row) => row.tagId);
-  }
-
-  async attachTags(accountId: AccountId, contactId: string, tagIds: readonly string[], _at?: Date): Promise<string[]> {
-    const current = await this.contactTagIds(accountId, contactId);
-    const added = [...new Set(tagIds)].filter((tagId) => !current.includes(tagId));
-    this.store.contactTags.push(...added.map((tagId) => ({ accountId, contactId, tagId })));
-    return added;
-  }
-
-  async detachTag(accountId: AccountId, contactId: string, tagId: string): Promise<boolean> {
-    const before = this.store.contactTags.length;
-    this.store.contactTags = this.store.contactTags.filter((row) => !(row.accountId === accountId && row.contactId === contactId && row.tagId === tagId));
-    return this.store.contactTags.length < before;
-  }
-
-  async insertNote(accountId: AccountId, note: NoteState): Promise<void> {
-    this.store.notes.push({ ...note, accountId });
-  }
-
-  private insertIdentity(row: IdentityRow): void {
-    this.beforeIdentityInsert?.();
-    if (this.store.identities.some((other) => other.accountId === row.accountId && other.kind === row.kind && other.value === row.value)) {
-      throw new IdentityTakenError(row.kind);
-    }
-    this.store.identities.push(row);
-  }
-
-  private survivorOf(contactId: string): string {
-    const contact = this.store.contacts.find((row) => row.id === contactId);
-    return contact?.mergedIntoId ? this.survivorOf(contact.mergedIntoId) : contactId;
   }
 }
 
@@ -260,8 +113,9 @@ export class InMemoryContactsReadModel extends ContactsReadModel {
 }
 
 /**
- * {@link LeadCaptureLog} over the store (rolled back with the unit of work). The new contact and the
- * tags of a capture go through `contacts` (its unique identity rule and `beforeIdentityInsert` hook).
+ * {@link LeadCaptureLog} over the store (rolled back with the unit of work). The new contact goes
+ * through `contacts` (the store's unique identity rule and `beforeIdentityInsert` hook), the tags through
+ * the contact-tags fake.
  */
 export class InMemoryLeadCaptureLog extends LeadCaptureLog {
   constructor(
@@ -292,7 +146,7 @@ export class InMemoryLeadCaptureLog extends LeadCaptureLog {
 
   private async write(accountId: AccountId, capture: LeadCaptureRecord, writes: LeadCaptureWrites): Promise<void> {
     if (writes.newContact) await this.contacts.insertContact(writes.newContact);
-    if (writes.tagIds?.length) await this.contacts.attachTags(accountId, capture.contactId, writes.tagIds);
+    if (writes.tagIds?.length) await new InMemoryContactTagRepository(this.store).attachTags(accountId, capture.contactId, writes.tagIds);
     this.store.captures.push({ ...capture, accountId });
     if (writes.journal) {
       this.store.entries.push(...writes.journal.entries.map((entry) => ({ ...entry, accountId, id: entry.id ?? newId() })));

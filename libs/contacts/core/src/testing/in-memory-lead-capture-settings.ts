@@ -1,7 +1,7 @@
 import type { AccountId } from '@leadflow/shared-kernel';
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import type { PipelineView, StageView } from '@leadflow/pipeline-contracts';
-import type { TagState } from '../application/ports/contacts.repository.port';
+import type { TagState } from '../application/ports/tag.repository.port';
 import { LeadCaptureSettings, PipelineDirectory } from '../application/ports/lead-capture-settings.port';
 import type { CustomFieldDefinition } from '../domain/custom-fields';
 import type { InMemoryContactsStore } from './in-memory-contacts';

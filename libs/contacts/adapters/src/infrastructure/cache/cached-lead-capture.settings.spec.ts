@@ -3,7 +3,7 @@ import { asAccountId } from '@leadflow/shared-kernel';
 import type { AccountCacheInvalidation, CacheTopic, TransactionHost } from '@leadflow/shared-platform';
 import { ListSystemsQuery, ListTeamMembersQuery, SystemView } from '@leadflow/accounts-contracts';
 import { ListPipelinesQuery, ListStagesQuery } from '@leadflow/pipeline-contracts';
-import type { ContactsRepository } from '@leadflow/contacts-core';
+import type { CustomFieldDefinitionRepository } from '@leadflow/contacts-core';
 import { CachedLeadCaptureSettings } from './cached-lead-capture.settings';
 
 const A = asAccountId('a0000000-0000-4000-8000-00000000000a');
@@ -51,17 +51,17 @@ function setup() {
     },
   };
   const definitionReads: string[] = [];
-  const contacts = {
+  const definitions = {
     listDefinitions: async (accountId: string) => {
       definitionReads.push(accountId);
       return [{ id: 'f1', name: 'budget', type: 'text', options: null }];
     },
-  } as unknown as ContactsRepository;
+  } as unknown as CustomFieldDefinitionRepository;
   const settings = new CachedLeadCaptureSettings(
     invalidation as unknown as AccountCacheInvalidation,
     transactions as unknown as TransactionHost,
     queries,
-    contacts,
+    definitions,
   );
   const systemLoads = () => executed.filter((query) => query instanceof ListSystemsQuery).length;
   return { settings, invalidation, executed, sql, transactions, definitionReads, systemLoads };

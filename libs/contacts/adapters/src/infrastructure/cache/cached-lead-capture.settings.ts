@@ -4,7 +4,7 @@ import type { AccountId } from '@leadflow/shared-kernel';
 import { AccountCacheInvalidation, AccountScopedCache, TransactionHost } from '@leadflow/shared-platform';
 import { ListSystemsQuery, ListTeamMembersQuery, SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { ListPipelinesQuery, ListStagesQuery } from '@leadflow/pipeline-contracts';
-import { ContactsRepository, CustomFieldDefinition, LeadCaptureSettings, PipelineDirectory, TagState } from '@leadflow/contacts-core';
+import { CustomFieldDefinition, CustomFieldDefinitionRepository, LeadCaptureSettings, PipelineDirectory, TagState } from '@leadflow/contacts-core';
 import { TAG_COLUMNS, TagRow, tagRowToState } from '../persistence/contact.mapper';
 
 /** Most entries kept per process, every account together (least recently used evicted first). */
@@ -34,7 +34,7 @@ export class CachedLeadCaptureSettings extends LeadCaptureSettings {
     invalidation: AccountCacheInvalidation,
     private readonly transactions: TransactionHost,
     private readonly queries: QueryBus,
-    private readonly contacts: ContactsRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
   ) {
     super();
     this.cache = new AccountScopedCache<object>(invalidation, { topic: 'config', max: MAX_ENTRIES, ttlMs: TTL_MS });
@@ -59,7 +59,7 @@ export class CachedLeadCaptureSettings extends LeadCaptureSettings {
   }
 
   customFieldDefinitions(accountId: AccountId): Promise<readonly CustomFieldDefinition[]> {
-    return this.read(accountId, 'definitions', () => this.contacts.listDefinitions(accountId));
+    return this.read(accountId, 'definitions', () => this.definitions.listDefinitions(accountId));
   }
 
   tagsNamed(accountId: AccountId, names: readonly string[]): Promise<readonly TagState[]> {

@@ -2,6 +2,7 @@ import { AccountId, Actor, IntegrationEvent, Journal } from '@leadflow/shared-ke
 import { CONTACT_EVENTS, ContactChanges, STAGE_CHANGED_EVENT, StageChangedPayload } from '@leadflow/contacts-contracts';
 import type { Contact, ContactState } from '../../domain/contact.aggregate';
 import type { LeadEnrichment } from '../../domain/lead-capture/lead-enrichment';
+import type { ContactIdentityRepository } from '../ports/contact-identity.repository.port';
 import type { ContactsRepository } from '../ports/contacts.repository.port';
 import { integrationEvent, toContactView } from '../views';
 
@@ -50,7 +51,7 @@ export function enrichmentEvents(accountId: AccountId, before: ContactState, aft
  * identity meanwhile (the caller's attempt rolls back and starts over).
  */
 export async function writeLeadEnrichment(
-  ports: { contacts: ContactsRepository; journal: Journal },
+  ports: { contacts: ContactsRepository; identities: ContactIdentityRepository; journal: Journal },
   accountId: AccountId,
   before: ContactState,
   contact: Contact,
@@ -58,11 +59,11 @@ export async function writeLeadEnrichment(
   actor: Actor,
   now: Date,
 ): Promise<void> {
-  const { contacts, journal } = ports;
+  const { contacts, identities, journal } = ports;
   const id = contact.id;
   if (enrichment.changed) await contacts.updateContact(contact.snapshot);
-  if (enrichment.primaryEmail) await contacts.setPrimaryIdentity(accountId, id, 'email', enrichment.primaryEmail, now);
-  if (enrichment.primaryPhone) await contacts.setPrimaryIdentity(accountId, id, 'phone', enrichment.primaryPhone, now);
-  if (enrichment.secondaryPhone) await contacts.addSecondaryIdentity(accountId, id, 'phone', enrichment.secondaryPhone, now);
+  if (enrichment.primaryEmail) await identities.setPrimaryIdentity(accountId, id, 'email', enrichment.primaryEmail, now);
+  if (enrichment.primaryPhone) await identities.setPrimaryIdentity(accountId, id, 'phone', enrichment.primaryPhone, now);
+  if (enrichment.secondaryPhone) await identities.addSecondaryIdentity(accountId, id, 'phone', enrichment.secondaryPhone, now);
   if (enrichment.changed) await journal.record(accountId, [], enrichmentEvents(accountId, before, contact.snapshot, actor, now));
 }

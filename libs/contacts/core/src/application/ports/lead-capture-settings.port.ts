@@ -2,7 +2,7 @@ import type { AccountId } from '@leadflow/shared-kernel';
 import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import type { PipelineView, StageView } from '@leadflow/pipeline-contracts';
 import type { CustomFieldDefinition } from '../../domain/custom-fields';
-import type { TagState } from './contacts.repository.port';
+import type { TagState } from './tag.repository.port';
 
 /** The account's pipelines (dashboard order) and every stage of them, each with its pipeline. */
 export interface PipelineDirectory {

@@ -3,6 +3,7 @@ import { Clock, Journal, newId, UnitOfWork, ValidationFailedError } from '@leadf
 import { CONTACT_EVENTS } from '@leadflow/contacts-contracts';
 import { ContactNotFoundError } from '../../../domain/contacts.errors';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactNoteRepository } from '../../ports/contact-note.repository.port';
 import { integrationEvent } from '../../views';
 import { AddNoteCommand, NoteView } from './add-note.command';
 
@@ -18,6 +19,7 @@ export const NOTE_MAX_LENGTH = 10_000;
 export class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly notes: ContactNoteRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly clock: Clock,
@@ -34,7 +36,7 @@ export class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
         throw new ValidationFailedError([{ field: 'body', reason: 'too_long', message: `body must be at most ${NOTE_MAX_LENGTH} characters.` }]);
       }
       const note = { id: newId(), contactId: state.id, body, actor, createdAt: this.clock.now() };
-      await this.contacts.insertNote(accountId, note);
+      await this.notes.insertNote(accountId, note);
       await this.journal.record(
         accountId,
         [{ contactId: state.id, type: 'note_added', actor, data: { note_id: note.id } }],

@@ -8,16 +8,16 @@ const setup = contactHandlersSetup;
 
 describe('AttachTagsHandler and campaign tags', () => {
   it('a campaign tag not on the contact refuses the whole request; one already on it is ignored', async () => {
-    const { create, attach, campaign, contacts, store } = setup();
+    const { create, attach, campaign, tags: tagRepository, contactTags, store } = setup();
     const contact = await create.execute(new CreateContactCommand(ACCOUNT, { email: 'me@b.co' }, ACTOR));
     const tag = await campaign.execute(new EnsureCampaignTagCommand(ACCOUNT, 'salon', 'Salon'));
-    await contacts.insertTag(ACCOUNT, { ...store.tags[0], id: newId(), name: 'VIP', systemKey: null });
+    await tagRepository.insertTag(ACCOUNT, { ...store.tags[0], id: newId(), name: 'VIP', systemKey: null });
     const vip = store.tags[1].id;
     const refused = await refusal(attach.execute(new AttachTagsCommand(ACCOUNT, contact.id, [vip, tag.id], ACTOR)));
     expect(refused.code).toBe('tag_managed_by_service');
     expect(store.contactTags).toEqual([]);
 
-    await contacts.attachTags(ACCOUNT, contact.id, [tag.id], new Date());
+    await contactTags.attachTags(ACCOUNT, contact.id, [tag.id], new Date());
     const tags = await attach.execute(new AttachTagsCommand(ACCOUNT, contact.id, [vip, tag.id], ACTOR));
     expect(tags.map((t) => t.name)).toEqual(['Campagne : Salon', 'VIP']);
     expect(store.entries.filter((entry) => entry.type === 'tag_added')).toHaveLength(1);

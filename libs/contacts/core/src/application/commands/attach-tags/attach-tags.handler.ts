@@ -5,6 +5,8 @@ import { TagManagedByServiceError } from '../../../domain/contacts.errors';
 import { lockActiveContact } from '../../contact-tags/active-contact';
 import { ContactsReadModel } from '../../ports/contacts.read-model.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { TagRepository } from '../../ports/tag.repository.port';
+import { ContactTagRepository } from '../../ports/contact-tag.repository.port';
 import { AttachTagsCommand } from './attach-tags.command';
 
 /**
@@ -18,6 +20,8 @@ import { AttachTagsCommand } from './attach-tags.command';
 export class AttachTagsHandler implements ICommandHandler<AttachTagsCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly tags: TagRepository,
+    private readonly contactTags: ContactTagRepository,
     private readonly reads: ContactsReadModel,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -33,7 +37,7 @@ export class AttachTagsHandler implements ICommandHandler<AttachTagsCommand> {
         if (isUuid(raw)) wanted.push({ index, id: raw.toLowerCase() });
         else violations.push({ field: `tag_ids[${index}]`, reason: 'invalid_format', message: 'A tag id is a UUID.' });
       });
-      const found = await this.contacts.findTags(accountId, [...new Set(wanted.map((tag) => tag.id))]);
+      const found = await this.tags.findTags(accountId, [...new Set(wanted.map((tag) => tag.id))]);
       const byId = new Map(found.map((tag) => [tag.id, tag]));
       for (const tag of wanted) {
         if (!byId.has(tag.id)) {
@@ -41,11 +45,11 @@ export class AttachTagsHandler implements ICommandHandler<AttachTagsCommand> {
         }
       }
       if (violations.length > 0) throw new ValidationFailedError(violations, 'Some tags are invalid or were not found.');
-      const current = new Set(await this.contacts.contactTagIds(accountId, id));
+      const current = new Set(await this.contactTags.contactTagIds(accountId, id));
       const managed = found.filter((tag) => isCampaignSystemKey(tag.systemKey) && !current.has(tag.id));
       if (managed.length > 0) throw new TagManagedByServiceError(managed.map((tag) => tag.id));
       const toAttach = found.filter((tag) => !isCampaignSystemKey(tag.systemKey) && !current.has(tag.id));
-      const attached = await this.contacts.attachTags(accountId, id, toAttach.map((tag) => tag.id), this.clock.now());
+      const attached = await this.contactTags.attachTags(accountId, id, toAttach.map((tag) => tag.id), this.clock.now());
       await this.journal.record(
         accountId,
         attached.map((tagId) => ({ contactId: id, type: 'tag_added', actor, data: { tag_id: tagId, tag_name: byId.get(tagId)?.name ?? null } })),

@@ -4,11 +4,7 @@ import type { SystemView, TeamMemberView } from '@leadflow/accounts-contracts';
 import { FindStageQuery, PipelineView, StageView } from '@leadflow/pipeline-contracts';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import {
-  InMemoryContactsRepository,
-  InMemoryContactsStore,
-  InMemoryLeadCaptureLog,
-} from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsStore, InMemoryLeadCaptureLog } from '../../../testing/in-memory-contacts';
 import { InMemoryLeadCaptureSettings } from '../../../testing/in-memory-lead-capture-settings';
 import { CaptureLeadCommand } from './capture-lead.command';
 import { CaptureLeadHandler } from './capture-lead.handler';
@@ -65,7 +61,7 @@ function fakeQueries(stages: readonly StageView[], asked: string[]): QueryBus {
 
 function setup(options: { pipelines?: boolean } = {}) {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const { contacts, identities, tags } = inMemoryContactPorts(store);
   const clock = new FixedClock(new Date('2026-05-14T13:00:00.000Z'));
   store.definitions.push(
     { id: 'f1', name: 'budget', type: 'text', options: null, accountId: ACCOUNT },
@@ -80,6 +76,8 @@ function setup(options: { pipelines?: boolean } = {}) {
   const stageQueries: string[] = [];
   const handler = new CaptureLeadHandler(
     contacts,
+    identities,
+    tags,
     new InMemoryLeadCaptureLog(store, contacts),
     new InMemoryUnitOfWork(store),
     new InMemoryJournal(store),
@@ -89,7 +87,7 @@ function setup(options: { pipelines?: boolean } = {}) {
   );
   const capture = (body: unknown, accountId = ACCOUNT, terms = true) => handler.execute(new CaptureLeadCommand(accountId, body, ACTOR, terms));
   const contactOf = (id: string) => store.contacts.find((contact) => contact.id === id)!;
-  return { store, contacts, clock, capture, contactOf, settings, stageQueries };
+  return { store, contacts, tags, clock, capture, contactOf, settings, stageQueries };
 }
 
 async function refusal(work: Promise<unknown>): Promise<DomainError> {
@@ -356,9 +354,9 @@ describe('CaptureLeadHandler', () => {
 
   describe('settings read before the transaction (LeadCaptureSettings)', () => {
     it('tags that exist are attached as read; only the missing ones are created, and the order sent is kept', async () => {
-      const { capture, store, contacts } = setup();
-      const existing = await contacts.ensureTags(ACCOUNT, ['Facebook Ads'], { color: '#ff0000' }, new Date());
-      const ensure = jest.spyOn(contacts, 'ensureTags');
+      const { capture, store, tags } = setup();
+      const existing = await tags.ensureTags(ACCOUNT, ['Facebook Ads'], { color: '#ff0000' }, new Date());
+      const ensure = jest.spyOn(tags, 'ensureTags');
       const result = await capture({ ...ELISE, tags: ['Cuisine', 'Facebook Ads'] });
       expect(ensure.mock.calls.map(([, names]) => names)).toEqual([['Cuisine']]);
       expect(store.entries[0].data).toMatchObject({ tags: ['Cuisine', 'Facebook Ads'] });

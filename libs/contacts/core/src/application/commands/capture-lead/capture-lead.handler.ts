@@ -3,9 +3,11 @@ import { Clock, Journal, UnitOfWork } from '@leadflow/shared-kernel';
 import type { LeadCaptureResult } from '@leadflow/contacts-contracts';
 import { TermsAcceptanceRequiredError } from '../../../domain/contacts.errors';
 import { parseLeadCapture } from '../../../domain/lead-capture/lead-capture-input';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
 import { LeadCaptureSettings } from '../../ports/lead-capture-settings.port';
 import { LeadCaptureLog } from '../../ports/lead-capture.ports';
+import { TagRepository } from '../../ports/tag.repository.port';
 import { CaptureLeadCommand } from './capture-lead.command';
 import { presentLeadCapture } from './capture-lead.presenter';
 import { resolveLeadCapture } from './capture-lead.resolver';
@@ -48,6 +50,8 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
 
   constructor(
     contacts: ContactsRepository,
+    identities: ContactIdentityRepository,
+    tags: TagRepository,
     captures: LeadCaptureLog,
     unitOfWork: UnitOfWork,
     journal: Journal,
@@ -55,7 +59,7 @@ export class CaptureLeadHandler implements ICommandHandler<CaptureLeadCommand> {
     queries: QueryBus,
     clock: Clock,
   ) {
-    this.transaction = new LeadCaptureTransaction(contacts, captures, unitOfWork, journal, queries, clock);
+    this.transaction = new LeadCaptureTransaction(contacts, identities, tags, captures, unitOfWork, journal, queries, clock);
   }
 
   async execute({ accountId, body, actor, apiTermsAccepted }: CaptureLeadCommand): Promise<LeadCaptureResult> {

@@ -7,7 +7,7 @@ import { leadAttribution } from '../../../domain/lead-capture/lead-attribution';
 import type { ParsedLead } from '../../../domain/lead-capture/lead-capture-input';
 import { resolveLeadCustomFields } from '../../../domain/lead-capture/lead-custom-fields';
 import type { LeadContactData, LeadPlacement } from '../../../domain/lead-capture/lead-enrichment';
-import type { TagState } from '../../ports/contacts.repository.port';
+import type { TagState } from '../../ports/tag.repository.port';
 import { LeadCaptureSettings, PipelineDirectory } from '../../ports/lead-capture-settings.port';
 
 /** What the request resolved to before any write (rules that need the account's settings). */

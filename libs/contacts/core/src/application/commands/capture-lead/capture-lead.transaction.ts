@@ -9,7 +9,9 @@ import { decideLeadOutcome } from '../../../domain/lead-capture/lead-capture-out
 import { leadIdentityLookups, LeadIdentityMatch, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { stageChanged, writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
-import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
+import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { TagRepository, TagState } from '../../ports/tag.repository.port';
 import { LeadCaptureLog } from '../../ports/lead-capture.ports';
 import { integrationEvent, toContactView } from '../../views';
 import type { LeadCaptureOutcome } from './capture-lead.presenter';
@@ -35,6 +37,8 @@ class CaptureRaceLost extends Error {}
 export class LeadCaptureTransaction {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly tags: TagRepository,
     private readonly captures: LeadCaptureLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -47,7 +51,7 @@ export class LeadCaptureTransaction {
     for (let attempt = 1; ; attempt++) {
       try {
         const ignored = request.lead.ignored.clone();
-        const match = matchLeadIdentity(await this.contacts.findIdentityOwners(accountId, leadIdentityLookups(request.data.email, request.data.phone)));
+        const match = matchLeadIdentity(await this.identities.findIdentityOwners(accountId, leadIdentityLookups(request.data.email, request.data.phone)));
         if (match.contactId === null && this.allTagsKnown(request)) {
           // a new person whose tags all exist: one statement, atomic on its own (no BEGIN/COMMIT round trips)
           return await this.recordNewPerson(accountId, request, ignored, actor);
@@ -70,7 +74,7 @@ export class LeadCaptureTransaction {
     const names = request.lead.tags;
     if (names.length === 0) return [];
     const missing = names.filter((name) => !request.knownTags.has(name));
-    const created = missing.length > 0 ? await this.contacts.ensureTags(accountId, missing, { color: DEFAULT_TAG_COLOR }, now) : [];
+    const created = missing.length > 0 ? await this.tags.ensureTags(accountId, missing, { color: DEFAULT_TAG_COLOR }, now) : [];
     const byName = new Map([...request.knownTags, ...created.map((tag) => [tag.name, tag] as const)]);
     return names.map((name) => byName.get(name)).filter((tag): tag is TagState => tag !== undefined);
   }
@@ -116,7 +120,7 @@ export class LeadCaptureTransaction {
     const outcome = decideLeadOutcome({ contactWasNew: false, lastCaptureAt: last?.capturedAt ?? null, now, inOpenStage });
 
     const enrichment = contact.enrichWithLead(data, request.placement, match.holders, ignored, now);
-    await writeLeadEnrichment({ contacts: this.contacts, journal: this.journal }, accountId, before, contact, enrichment, actor, now);
+    await writeLeadEnrichment({ contacts: this.contacts, identities: this.identities, journal: this.journal }, accountId, before, contact, enrichment, actor, now);
 
     if (outcome === 'created') return this.record(accountId, request, contact, false, ignored, actor, now);
     ignored.add('', 'submission_not_recorded', 'outcome');

@@ -7,6 +7,8 @@ import type { Identity } from '../../../domain/contact-identity';
 import { DuplicateContactError, IdentitiesOfTwoContactsError, IdentityTakenError, SystemNotFoundError } from '../../../domain/contacts.errors';
 import { ContactsReadModel } from '../../ports/contacts.read-model.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { CustomFieldDefinitionRepository } from '../../ports/custom-field-definition.repository.port';
 import { integrationEvent, toContactView } from '../../views';
 import { CreateContactCommand } from './create-contact.command';
 
@@ -23,6 +25,8 @@ import { CreateContactCommand } from './create-contact.command';
 export class CreateContactHandler implements ICommandHandler<CreateContactCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
     private readonly reads: ContactsReadModel,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -32,7 +36,7 @@ export class CreateContactHandler implements ICommandHandler<CreateContactComman
 
   async execute({ accountId, input, actor }: CreateContactCommand): Promise<ContactView> {
     const hasCustomFields = input.customFields !== undefined && input.customFields !== null && Object.keys(input.customFields).length > 0;
-    const definitions = hasCustomFields ? await this.contacts.listDefinitions(accountId) : [];
+    const definitions = hasCustomFields ? await this.definitions.listDefinitions(accountId) : [];
     const now = this.clock.now();
     const contact = Contact.create(input, { id: newId(), accountId, source: 'api', now, definitions });
     contact.placeInSystem(await this.systemFor(accountId, input.systemId));
@@ -71,7 +75,7 @@ export class CreateContactHandler implements ICommandHandler<CreateContactComman
 
   private async assertNoDuplicate(accountId: AccountId, identities: Identity[]): Promise<void> {
     if (identities.length === 0) return;
-    const owners = await this.contacts.findIdentityOwners(accountId, identities);
+    const owners = await this.identities.findIdentityOwners(accountId, identities);
     const survivors = [...new Set(owners.map((owner) => owner.survivorId))];
     if (survivors.length > 1) throw new IdentitiesOfTwoContactsError();
     if (survivors.length === 0) return;

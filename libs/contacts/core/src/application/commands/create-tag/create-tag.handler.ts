@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, Journal, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import type { TagView } from '@leadflow/contacts-contracts';
 import { normalizeTagInput } from '../../../domain/tag-rules';
-import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
+import { TagRepository, TagState } from '../../ports/tag.repository.port';
 import { toTagView } from '../../views';
 import { CreateTagCommand } from './create-tag.command';
 
@@ -14,7 +14,7 @@ import { CreateTagCommand } from './create-tag.command';
 @CommandHandler(CreateTagCommand)
 export class CreateTagHandler implements ICommandHandler<CreateTagCommand> {
   constructor(
-    private readonly contacts: ContactsRepository,
+    private readonly tags: TagRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly clock: Clock,
@@ -26,7 +26,7 @@ export class CreateTagHandler implements ICommandHandler<CreateTagCommand> {
     const now = this.clock.now();
     const state: TagState = { id: newId(), ...tag, systemKey: null, createdAt: now, updatedAt: now };
     await this.unitOfWork.run(async () => {
-      await this.contacts.insertTag(accountId, state);
+      await this.tags.insertTag(accountId, state);
       await this.journal.record(accountId, [{ contactId: null, type: 'tag_created', actor, data: { tag_id: state.id, name: state.name } }], []);
     });
     return toTagView(state);

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { DefineCustomFieldsCommand } from '@leadflow/contacts-contracts';
 import { checkDefinitionSpecs, CustomFieldDefinition } from '../../../domain/custom-fields';
-import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { CustomFieldDefinitionRepository } from '../../ports/custom-field-definition.repository.port';
 
 /**
  * Published {@link DefineCustomFieldsCommand} (blueprint `custom_fields`): 400 `validation_error` with
@@ -12,7 +12,7 @@ import { ContactsRepository } from '../../ports/contacts.repository.port';
 @CommandHandler(DefineCustomFieldsCommand)
 export class DefineCustomFieldsHandler implements ICommandHandler<DefineCustomFieldsCommand> {
   constructor(
-    private readonly contacts: ContactsRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -20,7 +20,7 @@ export class DefineCustomFieldsHandler implements ICommandHandler<DefineCustomFi
   async execute({ accountId, definitions }: DefineCustomFieldsCommand): Promise<Record<string, string>> {
     if (definitions.length === 0) return {};
     return this.unitOfWork.run(async () => {
-      const existing = await this.contacts.listDefinitions(accountId);
+      const existing = await this.definitions.listDefinitions(accountId);
       const violations = checkDefinitionSpecs(definitions, new Set(existing.map((definition) => definition.name)));
       if (violations.length > 0) throw new ValidationFailedError(violations);
       const created: CustomFieldDefinition[] = definitions.map((spec) => ({
@@ -29,7 +29,7 @@ export class DefineCustomFieldsHandler implements ICommandHandler<DefineCustomFi
         type: spec.type,
         options: spec.type === 'select' ? [...(spec.options ?? [])] : null,
       }));
-      await this.contacts.insertDefinitions(accountId, created, this.clock.now());
+      await this.definitions.insertDefinitions(accountId, created, this.clock.now());
       return Object.fromEntries(created.map((definition) => [definition.name, definition.id]));
     });
   }

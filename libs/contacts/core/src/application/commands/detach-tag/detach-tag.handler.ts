@@ -4,6 +4,8 @@ import { isCampaignSystemKey } from '@leadflow/contacts-contracts';
 import { TagManagedByServiceError, TagNotFoundError } from '../../../domain/contacts.errors';
 import { lockActiveContact } from '../../contact-tags/active-contact';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { TagRepository } from '../../ports/tag.repository.port';
+import { ContactTagRepository } from '../../ports/contact-tag.repository.port';
 import { DetachTagCommand } from './detach-tag.command';
 
 /**
@@ -14,6 +16,8 @@ import { DetachTagCommand } from './detach-tag.command';
 export class DetachTagHandler implements ICommandHandler<DetachTagCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly tags: TagRepository,
+    private readonly contactTags: ContactTagRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
   ) {}
@@ -21,10 +25,10 @@ export class DetachTagHandler implements ICommandHandler<DetachTagCommand> {
   async execute({ accountId, contactId, tagId, actor }: DetachTagCommand): Promise<void> {
     await this.unitOfWork.run(async () => {
       const id = await lockActiveContact(this.contacts, accountId, contactId);
-      const [tag] = isUuid(tagId) ? await this.contacts.findTags(accountId, [tagId.toLowerCase()]) : [];
+      const [tag] = isUuid(tagId) ? await this.tags.findTags(accountId, [tagId.toLowerCase()]) : [];
       if (!tag) throw new TagNotFoundError();
       if (isCampaignSystemKey(tag.systemKey)) throw new TagManagedByServiceError([tag.id]);
-      if (await this.contacts.detachTag(accountId, id, tag.id)) {
+      if (await this.contactTags.detachTag(accountId, id, tag.id)) {
         await this.journal.record(accountId, [{ contactId: id, type: 'tag_removed', actor, data: { tag_id: tag.id, tag_name: tag.name } }], []);
       }
     });

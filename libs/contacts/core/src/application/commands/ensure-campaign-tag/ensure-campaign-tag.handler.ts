@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock, FieldViolation, newId, UnitOfWork, ValidationFailedError } from '@leadflow/shared-kernel';
 import { campaignSystemKey, campaignTagName, EnsureCampaignTagCommand, TagView } from '@leadflow/contacts-contracts';
 import { CAMPAIGN_SLUG_PATTERN, DEFAULT_TAG_COLOR, TAG_NAME_MAX_LENGTH } from '../../../domain/tag-rules';
-import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
+import { TagRepository, TagState } from '../../ports/tag.repository.port';
 import { toTagView } from '../../views';
 
 /**
@@ -13,7 +13,7 @@ import { toTagView } from '../../views';
 @CommandHandler(EnsureCampaignTagCommand)
 export class EnsureCampaignTagHandler implements ICommandHandler<EnsureCampaignTagCommand> {
   constructor(
-    private readonly contacts: ContactsRepository,
+    private readonly tags: TagRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -25,10 +25,10 @@ export class EnsureCampaignTagHandler implements ICommandHandler<EnsureCampaignT
     if (violations.length > 0) throw new ValidationFailedError(violations);
     const systemKey = campaignSystemKey(slug);
     return this.unitOfWork.run(async () => {
-      const existing = await this.contacts.findTagBySystemKey(accountId, systemKey);
+      const existing = await this.tags.findTagBySystemKey(accountId, systemKey);
       if (existing) return toTagView(existing);
       let tagName = campaignTagName(name).slice(0, TAG_NAME_MAX_LENGTH);
-      if (await this.contacts.tagNameExists(accountId, tagName)) tagName = `${tagName.slice(0, TAG_NAME_MAX_LENGTH - slug.length - 3)} (${slug})`;
+      if (await this.tags.tagNameExists(accountId, tagName)) tagName = `${tagName.slice(0, TAG_NAME_MAX_LENGTH - slug.length - 3)} (${slug})`;
       const now = this.clock.now();
       const tag: TagState = {
         id: newId(),
@@ -40,8 +40,8 @@ export class EnsureCampaignTagHandler implements ICommandHandler<EnsureCampaignT
         createdAt: now,
         updatedAt: now,
       };
-      await this.contacts.insertTagIfAbsent(accountId, tag);
-      const stored = await this.contacts.findTagBySystemKey(accountId, systemKey);
+      await this.tags.insertTagIfAbsent(accountId, tag);
+      const stored = await this.tags.findTagBySystemKey(accountId, systemKey);
       if (!stored) throw new Error(`Campaign tag ${systemKey} could not be created`);
       return toTagView(stored);
     });

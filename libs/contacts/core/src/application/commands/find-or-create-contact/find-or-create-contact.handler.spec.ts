@@ -4,7 +4,7 @@ import type { SystemView } from '@leadflow/accounts-contracts';
 import { FindOrCreateContactCommand, GetContactCardQuery, MergeContactCommand, SetEmailUnsubscribedCommand } from '@leadflow/contacts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { InMemoryEmailUnsubscribes } from '../../../testing/in-memory-email-unsubscribes';
-import { InMemoryContactsReadModel, InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsReadModel, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { GetContactCardHandler } from '../../queries/get-contact-card/get-contact-card.handler';
 import { CreateContactCommand } from '../create-contact/create-contact.command';
 import { CreateContactHandler } from '../create-contact/create-contact.handler';
@@ -19,14 +19,14 @@ const SYSTEMS: SystemView[] = [{ id: 'b0000000-0000-4000-8000-000000000001', nam
 
 function setup() {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const { contacts, identities, definitions } = inMemoryContactPorts(store);
   const unitOfWork = new InMemoryUnitOfWork(store);
   const journal = new InMemoryJournal(store);
   const unsubscribes = new InMemoryEmailUnsubscribes();
   const clock = new FixedClock(new Date('2026-04-01T10:00:00.000Z'));
   const queries = { execute: async () => SYSTEMS } as unknown as QueryBus;
-  const create = new CreateContactHandler(contacts, new InMemoryContactsReadModel(store), unitOfWork, journal, queries, clock);
-  const find = new FindOrCreateContactHandler(contacts, unsubscribes, unitOfWork, journal, queries, clock);
+  const create = new CreateContactHandler(contacts, identities, definitions, new InMemoryContactsReadModel(store), unitOfWork, journal, queries, clock);
+  const find = new FindOrCreateContactHandler(contacts, identities, unsubscribes, unitOfWork, journal, queries, clock);
   return {
     store,
     unsubscribes,

@@ -7,6 +7,7 @@ import type { Identity } from '../../../domain/contact-identity';
 import { normalizeText } from '../../../domain/contact-identity';
 import { SystemNotFoundError } from '../../../domain/contacts.errors';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
 import { EmailUnsubscribes } from '../../ports/email-unsubscribes.port';
 import { integrationEvent, toContactView } from '../../views';
 
@@ -33,6 +34,7 @@ async function survivorOf(contacts: ContactsRepository, accountId: AccountId, co
 export class FindOrCreateContactHandler implements ICommandHandler<FindOrCreateContactCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
     private readonly unsubscribes: EmailUnsubscribes,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -51,7 +53,7 @@ export class FindOrCreateContactHandler implements ICommandHandler<FindOrCreateC
       }
       for (const identity of [email && { kind: 'email', value: email }, phone && { kind: 'phone', value: phone }] as (Identity | null)[]) {
         if (!identity) continue;
-        const [owner] = await this.contacts.findIdentityOwners(accountId, [identity]);
+        const [owner] = await this.identities.findIdentityOwners(accountId, [identity]);
         if (owner) return { contact_id: owner.survivorId, created: false, email_unsubscribed: await unsubscribed() };
       }
       if (!email && !phone) {

@@ -3,7 +3,7 @@ import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/sh
 import { ReassignContactBookingsCommand } from '@leadflow/bookings-contracts';
 import { ReassignContactRegistrationsCommand } from '@leadflow/events-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import { InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { Contact } from '../../../domain/contact.aggregate';
 import { MergeContactsCommand } from './merge-contacts.command';
 import { MergeContactsHandler } from './merge-contacts.handler';
@@ -14,7 +14,7 @@ const NOW = new Date('2027-03-01T12:00:00.000Z');
 
 function setup() {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const { contacts, identities, contactTags } = inMemoryContactPorts(store);
   const dispatched: { name: string; dryRun: boolean }[] = [];
   const commands = {
     execute: async (command: { constructor: { name: string }; dryRun: boolean }) => {
@@ -23,7 +23,7 @@ function setup() {
       return command instanceof ReassignContactBookingsCommand ? ['b1', 'b2'] : ['q1'];
     },
   } as unknown as CommandBus;
-  const handler = new MergeContactsHandler(contacts, new InMemoryUnitOfWork(store), new InMemoryJournal(store), commands, new FixedClock(NOW));
+  const handler = new MergeContactsHandler(contacts, identities, contactTags, new InMemoryUnitOfWork(store), new InMemoryJournal(store), commands, new FixedClock(NOW));
   const add = async (values: Record<string, unknown>) => {
     const contact = Contact.create(values, { id: newId(), accountId: ACCOUNT, source: 'api', now: new Date('2027-01-01T00:00:00.000Z'), definitions: [] });
     await contacts.insertContact(contact.snapshot);

@@ -9,6 +9,8 @@ import { planContactMerge } from '../../../domain/contact-merge';
 import { ContactNotFoundError } from '../../../domain/contacts.errors';
 import { enrichmentEvents } from '../../lead-contact/lead-contact.writes';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { ContactTagRepository } from '../../ports/contact-tag.repository.port';
 import { integrationEvent, toContactView } from '../../views';
 import { ContactMergeReport, MergeContactsCommand } from './merge-contacts.command';
 
@@ -44,6 +46,8 @@ const ids = (list: string[]) => ({ count: list.length, ids: list });
 export class MergeContactsHandler implements ICommandHandler<MergeContactsCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly contactTags: ContactTagRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly commands: CommandBus,
@@ -58,9 +62,9 @@ export class MergeContactsHandler implements ICommandHandler<MergeContactsComman
   private async merge({ accountId, contactId, intoContactId, dryRun, actor }: MergeContactsCommand): Promise<ContactMergeReport> {
     const { merged, survivor } = await this.load(accountId, contactId, intoContactId, !dryRun);
     const now = this.clock.now();
-    const plan = planContactMerge(merged, survivor, await this.contacts.identitiesOf(accountId, merged.id), now);
+    const plan = planContactMerge(merged, survivor, await this.identities.identitiesOf(accountId, merged.id), now);
 
-    const tagIds = dryRun ? await this.tagsToAdd(accountId, merged.id, survivor.id) : await this.contacts.copyTags(accountId, merged.id, survivor.id, now);
+    const tagIds = dryRun ? await this.tagsToAdd(accountId, merged.id, survivor.id) : await this.contactTags.copyTags(accountId, merged.id, survivor.id, now);
     const [bookings, quotes, registrations] = await this.sequential([
       () => this.commands.execute(new ReassignContactBookingsCommand(accountId, merged.id, survivor.id, dryRun)),
       () => this.commands.execute(new ReassignContactQuotesCommand(accountId, merged.id, survivor.id, dryRun)),
@@ -86,7 +90,7 @@ export class MergeContactsHandler implements ICommandHandler<MergeContactsComman
     await this.contacts.updateContact(absorbed.snapshot);
     if (plan.survivor !== survivor) await this.contacts.updateContact(plan.survivor);
     const primaries = plan.identities.filter((identity) => identity.primary).map(({ kind, value }) => ({ kind, value }));
-    if (plan.identities.length > 0) await this.contacts.moveIdentities(accountId, merged.id, survivor.id, primaries);
+    if (plan.identities.length > 0) await this.identities.moveIdentities(accountId, merged.id, survivor.id, primaries);
     const { survivor: _survivor, ...moved } = report;
     await this.journal.record(
       accountId,
@@ -117,7 +121,7 @@ export class MergeContactsHandler implements ICommandHandler<MergeContactsComman
 
   /** Dry run: the merged contact's tags the survivor lacks. */
   private async tagsToAdd(accountId: AccountId, mergedId: string, survivorId: string): Promise<string[]> {
-    const [theirs, mine] = await Promise.all([this.contacts.contactTagIds(accountId, mergedId), this.contacts.contactTagIds(accountId, survivorId)]);
+    const [theirs, mine] = await Promise.all([this.contactTags.contactTagIds(accountId, mergedId), this.contactTags.contactTagIds(accountId, survivorId)]);
     const has = new Set(mine);
     return theirs.filter((tagId) => !has.has(tagId)).sort();
   }

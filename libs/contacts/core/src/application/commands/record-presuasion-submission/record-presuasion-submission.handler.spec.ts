@@ -2,7 +2,7 @@ import { Actor, asAccountId, DomainError, FixedClock, newId } from '@leadflow/sh
 import type { SystemView } from '@leadflow/accounts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import type { PresuasionSubmissionInput } from '../../../domain/presuasion/presuasion-submission';
-import { InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { InMemoryLeadCaptureSettings } from '../../../testing/in-memory-lead-capture-settings';
 import { InMemoryPresuasionSubmissions } from '../../../testing/in-memory-presuasion-submissions';
 import { RecordPresuasionSubmissionCommand } from './record-presuasion-submission.command';
@@ -15,11 +15,11 @@ const SYSTEMS: SystemView[] = [{ id: MAIN, name: 'Main', isMain: true, isActive:
 
 function setup(systems: SystemView[] = SYSTEMS) {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const { contacts, identities, tags, contactTags } = inMemoryContactPorts(store);
   const submissions = new InMemoryPresuasionSubmissions();
   const clock = new FixedClock(new Date('2027-03-10T15:00:00.000Z'));
   const settings = new InMemoryLeadCaptureSettings(store, { systems, pipelines: [], stages: [], teamMembers: [] });
-  const handler = new RecordPresuasionSubmissionHandler(contacts, submissions, new InMemoryUnitOfWork(store), new InMemoryJournal(store), settings, clock);
+  const handler = new RecordPresuasionSubmissionHandler(contacts, identities, tags, contactTags, submissions, new InMemoryUnitOfWork(store), new InMemoryJournal(store), settings, clock);
   const submit = (input: PresuasionSubmissionInput, terms = true) => handler.execute(new RecordPresuasionSubmissionCommand(ACCOUNT, input, ACTOR, terms));
   return { store, contacts, submissions, clock, submit };
 }

@@ -16,7 +16,10 @@ import { leadIdentityLookups, matchLeadIdentity } from '../../../domain/lead-cap
 import { ParsedPresuasionSubmission, parsePresuasionSubmission, PresuasionSubmissionState } from '../../../domain/presuasion/presuasion-submission';
 import { DEFAULT_TAG_COLOR, TAG_NAME_MAX_LENGTH } from '../../../domain/tag-rules';
 import { writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
-import { ContactsRepository, TagState } from '../../ports/contacts.repository.port';
+import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { TagRepository, TagState } from '../../ports/tag.repository.port';
+import { ContactTagRepository } from '../../ports/contact-tag.repository.port';
 import { LeadCaptureSettings } from '../../ports/lead-capture-settings.port';
 import { PresuasionSubmissionRepository } from '../../ports/presuasion-submissions.port';
 import { toPresuasionSubmissionView } from '../../presuasion-submission.view';
@@ -53,6 +56,9 @@ class SubmissionRaceLost extends Error {}
 export class RecordPresuasionSubmissionHandler implements ICommandHandler<RecordPresuasionSubmissionCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly tags: TagRepository,
+    private readonly contactTags: ContactTagRepository,
     private readonly submissions: PresuasionSubmissionRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -77,7 +83,7 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
   private async record(accountId: AccountId, submission: ParsedPresuasionSubmission, systemId: string, actor: Actor): Promise<PresuasionSubmissionView> {
     const now = this.clock.now();
     const data = submission.contact;
-    const match = matchLeadIdentity(await this.contacts.findIdentityOwners(accountId, leadIdentityLookups(data.email, data.phone)));
+    const match = matchLeadIdentity(await this.identities.findIdentityOwners(accountId, leadIdentityLookups(data.email, data.phone)));
     const events: IntegrationEvent[] = [];
     let contact: Contact;
     if (match.contactId === null) {
@@ -90,11 +96,11 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
       const before = structuredClone(state);
       contact = Contact.restore(state);
       const enrichment = contact.enrichWithLead(data, NO_PLACEMENT, match.holders, new IgnoredFields(), now);
-      await writeLeadEnrichment({ contacts: this.contacts, journal: this.journal }, accountId, before, contact, enrichment, actor, now);
+      await writeLeadEnrichment({ contacts: this.contacts, identities: this.identities, journal: this.journal }, accountId, before, contact, enrichment, actor, now);
     }
 
     const tag = await this.toolTag(accountId, submission, now);
-    await this.contacts.attachTags(accountId, contact.id, [tag.id], now);
+    await this.contactTags.attachTags(accountId, contact.id, [tag.id], now);
     const { contact: _contact, ...stored } = submission;
     const state: PresuasionSubmissionState = {
       ...stored,
@@ -124,12 +130,12 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
    */
   private async toolTag(accountId: AccountId, submission: ParsedPresuasionSubmission, now: Date): Promise<TagState> {
     const systemKey = presuasionSystemKey(submission.toolSlug);
-    const existing = await this.contacts.findTagBySystemKey(accountId, systemKey);
+    const existing = await this.tags.findTagBySystemKey(accountId, systemKey);
     if (existing) return existing;
     const name = submission.toolName;
     const suffixed = (suffix: string) => `${name.slice(0, Math.max(1, TAG_NAME_MAX_LENGTH - suffix.length - 3))} (${suffix})`.slice(0, TAG_NAME_MAX_LENGTH);
     for (const candidate of [name, suffixed(submission.toolSlug), suffixed(`${submission.toolSlug} ${newId().slice(0, 8)}`)]) {
-      await this.contacts.insertTagIfAbsent(accountId, {
+      await this.tags.insertTagIfAbsent(accountId, {
         id: newId(),
         name: candidate,
         color: DEFAULT_TAG_COLOR,
@@ -139,7 +145,7 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
         createdAt: now,
         updatedAt: now,
       });
-      const stored = await this.contacts.findTagBySystemKey(accountId, systemKey);
+      const stored = await this.tags.findTagBySystemKey(accountId, systemKey);
       if (stored) return stored;
     }
     throw new Error(`The presuasion tag ${systemKey} could not be created`);

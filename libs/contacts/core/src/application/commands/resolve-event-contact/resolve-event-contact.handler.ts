@@ -13,6 +13,8 @@ import { InvalidCustomFieldsError, SystemNotFoundError } from '../../../domain/c
 import { checkCustomFieldValue, CustomFieldDefinition } from '../../../domain/custom-fields';
 import { ContactExternalIds } from '../../ports/contact-external-ids.port';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { CustomFieldDefinitionRepository } from '../../ports/custom-field-definition.repository.port';
 import { integrationEvent, toContactView } from '../../views';
 
 /** Longest merge chain followed from a matched contact to its survivor. */
@@ -45,6 +47,8 @@ export function resolveEventCustomFields(
 export class ResolveEventContactHandler implements ICommandHandler<ResolveEventContactCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
     private readonly externalIds: ContactExternalIds,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
@@ -55,7 +59,7 @@ export class ResolveEventContactHandler implements ICommandHandler<ResolveEventC
   async execute({ accountId, identifiers, createIfMissing, customFields, actor }: ResolveEventContactCommand): Promise<ResolvedEventContact | null> {
     const source = identifiers.externalSource ?? '';
     const hasFields = Object.keys(customFields).length > 0;
-    const definitions = hasFields ? await this.contacts.listDefinitions(accountId) : [];
+    const definitions = hasFields ? await this.definitions.listDefinitions(accountId) : [];
     const fields = resolveEventCustomFields(definitions, customFields);
     if (fields.violations.length > 0) throw new InvalidCustomFieldsError(fields.violations);
 
@@ -84,7 +88,7 @@ export class ResolveEventContactHandler implements ICommandHandler<ResolveEventC
     const lookups: Identity[] = [];
     if (identifiers.phone) lookups.push({ kind: 'phone', value: identifiers.phone });
     if (identifiers.email) lookups.push({ kind: 'email', value: identifiers.email });
-    const owners = await this.contacts.findIdentityOwners(accountId, lookups);
+    const owners = await this.identities.findIdentityOwners(accountId, lookups);
     for (const kind of ['phone', 'email'] as const) {
       const owner = owners.find((candidate) => candidate.kind === kind);
       if (owner) ids.push(owner.survivorId);

@@ -4,12 +4,16 @@ import { isCampaignSystemKey, TagContactByNameCommand } from '@leadflow/contacts
 import { ContactNotFoundError, TagManagedByServiceError } from '../../../domain/contacts.errors';
 import { DEFAULT_TAG_COLOR, isReservedTagName, TAG_NAME_MAX_LENGTH } from '../../../domain/tag-rules';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { TagRepository } from '../../ports/tag.repository.port';
+import { ContactTagRepository } from '../../ports/contact-tag.repository.port';
 
 /** Published command of the automations' `add_tag` step; see {@link TagContactByNameCommand}. Locks the contact row. */
 @CommandHandler(TagContactByNameCommand)
 export class TagContactByNameHandler implements ICommandHandler<TagContactByNameCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly tags: TagRepository,
+    private readonly contactTags: ContactTagRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly clock: Clock,
@@ -25,9 +29,9 @@ export class TagContactByNameHandler implements ICommandHandler<TagContactByName
       const state = await this.contacts.findContact(accountId, contactId, { lock: true });
       if (!state || state.mergedIntoId) throw new ContactNotFoundError();
       const now = this.clock.now();
-      const [tag] = await this.contacts.ensureTags(accountId, [name], { color: DEFAULT_TAG_COLOR }, now);
+      const [tag] = await this.tags.ensureTags(accountId, [name], { color: DEFAULT_TAG_COLOR }, now);
       if (isCampaignSystemKey(tag.systemKey)) throw new TagManagedByServiceError([tag.id]);
-      const attached = await this.contacts.attachTags(accountId, state.id, [tag.id], now);
+      const attached = await this.contactTags.attachTags(accountId, state.id, [tag.id], now);
       if (attached.length > 0) {
         await this.journal.record(accountId, [{ contactId: state.id, type: 'tag_added', actor, data: { tag_id: tag.id, tag_name: tag.name } }], []);
       }

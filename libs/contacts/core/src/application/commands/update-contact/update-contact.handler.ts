@@ -4,6 +4,8 @@ import { CONTACT_EVENTS, ContactView } from '@leadflow/contacts-contracts';
 import { Contact } from '../../../domain/contact.aggregate';
 import { ContactNotFoundError, IdentityTakenError, NoFieldsError } from '../../../domain/contacts.errors';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { CustomFieldDefinitionRepository } from '../../ports/custom-field-definition.repository.port';
 import { integrationEvent, toContactView } from '../../views';
 import { UpdateContactCommand } from './update-contact.command';
 
@@ -19,6 +21,8 @@ import { UpdateContactCommand } from './update-contact.command';
 export class UpdateContactHandler implements ICommandHandler<UpdateContactCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly clock: Clock,
@@ -26,7 +30,7 @@ export class UpdateContactHandler implements ICommandHandler<UpdateContactComman
 
   async execute({ accountId, contactId, patch, actor }: UpdateContactCommand): Promise<ContactView> {
     if (Object.values(patch).every((value) => value === undefined)) throw new NoFieldsError();
-    const definitions = patch.customFields ? await this.contacts.listDefinitions(accountId) : [];
+    const definitions = patch.customFields ? await this.definitions.listDefinitions(accountId) : [];
     return this.unitOfWork.run(async () => {
       const state = await this.contacts.findContact(accountId, contactId, { lock: true });
       if (!state || state.mergedIntoId) throw new ContactNotFoundError();
@@ -38,11 +42,11 @@ export class UpdateContactHandler implements ICommandHandler<UpdateContactComman
       for (const kind of changedKinds) {
         const value = next[kind];
         if (value === null) continue;
-        const owners = await this.contacts.findIdentityOwners(accountId, [{ kind, value }]);
+        const owners = await this.identities.findIdentityOwners(accountId, [{ kind, value }]);
         if (owners.some((owner) => owner.contactId !== state.id)) throw new IdentityTakenError(kind);
       }
       await this.contacts.updateContact(next);
-      for (const kind of changedKinds) await this.contacts.setPrimaryIdentity(accountId, state.id, kind, next[kind], now);
+      for (const kind of changedKinds) await this.identities.setPrimaryIdentity(accountId, state.id, kind, next[kind], now);
       const view = toContactView(next);
       await this.journal.record(
         accountId,

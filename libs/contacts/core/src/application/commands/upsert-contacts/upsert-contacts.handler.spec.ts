@@ -2,7 +2,7 @@ import type { QueryBus } from '@nestjs/cqrs';
 import { Actor, asAccountId, FixedClock } from '@leadflow/shared-kernel';
 import type { SystemView } from '@leadflow/accounts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
-import { InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { UpsertContactsCommand } from './upsert-contacts.command';
 import { UpsertContactsHandler } from './upsert-contacts.handler';
 
@@ -13,11 +13,11 @@ const SYSTEMS: SystemView[] = [{ id: MAIN, name: 'Main', isMain: true, isActive:
 
 function setup() {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
-  const lookups = jest.spyOn(contacts, 'findIdentityOwners');
+  const { contacts, identities, definitions } = inMemoryContactPorts(store);
+  const lookups = jest.spyOn(identities, 'findIdentityOwners');
   const clock = new FixedClock(new Date('2027-03-01T12:00:00.000Z'));
   const queries = { execute: async () => SYSTEMS } as unknown as QueryBus;
-  const handler = new UpsertContactsHandler(contacts, new InMemoryUnitOfWork(store), new InMemoryJournal(store), queries, clock);
+  const handler = new UpsertContactsHandler(contacts, identities, definitions, new InMemoryUnitOfWork(store), new InMemoryJournal(store), queries, clock);
   const run = (inputs: unknown[]) => handler.execute(new UpsertContactsCommand(ACCOUNT, inputs, ACTOR));
   return { store, run, lookups, clock };
 }

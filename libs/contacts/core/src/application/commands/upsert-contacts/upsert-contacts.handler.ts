@@ -11,6 +11,8 @@ import type { LeadContactData, LeadPlacement } from '../../../domain/lead-captur
 import { leadIdentityLookups, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
 import { enrichmentEvents } from '../../lead-contact/lead-contact.writes';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
+import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { CustomFieldDefinitionRepository } from '../../ports/custom-field-definition.repository.port';
 import { integrationEvent, toContactView } from '../../views';
 import { BatchContactInput, parseBatchContactInput } from './batch-contact-input';
 import { ContactBatchResult, ContactBatchStatus, UpsertContactsCommand } from './upsert-contacts.command';
@@ -69,6 +71,8 @@ function comparable(state: ContactState): string {
 export class UpsertContactsHandler implements ICommandHandler<UpsertContactsCommand> {
   constructor(
     private readonly contacts: ContactsRepository,
+    private readonly identities: ContactIdentityRepository,
+    private readonly definitions: CustomFieldDefinitionRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly journal: Journal,
     private readonly queries: QueryBus,
@@ -80,9 +84,9 @@ export class UpsertContactsHandler implements ICommandHandler<UpsertContactsComm
     const valid = parsed.map((item) => item.input).filter((input): input is BatchContactInput => input !== undefined);
     const needsDefinitions = valid.some((input) => input.customFields && Object.keys(input.customFields).length > 0);
     const [definitions, owners] = await Promise.all([
-      needsDefinitions ? this.contacts.listDefinitions(accountId) : Promise.resolve([]),
+      needsDefinitions ? this.definitions.listDefinitions(accountId) : Promise.resolve([]),
       // one statement for every identity of the batch
-      this.contacts.findIdentityOwners(accountId, this.lookupsOf(valid)),
+      this.identities.findIdentityOwners(accountId, this.lookupsOf(valid)),
     ]);
     const known = new Map<string, string>(owners.map((owner) => [key(owner), owner.survivorId]));
     const context: BatchContext = { accountId, actor, definitions, known, systems: null };
@@ -128,7 +132,7 @@ export class UpsertContactsHandler implements ICommandHandler<UpsertContactsComm
         if (!raced || attempt >= MAX_ATTEMPTS) throw error;
         // a concurrent request changed who holds these identities: read them again (this input only)
         for (const identity of lookups) context.known.delete(key(identity));
-        for (const owner of await this.contacts.findIdentityOwners(context.accountId, lookups)) context.known.set(key(owner), owner.survivorId);
+        for (const owner of await this.identities.findIdentityOwners(context.accountId, lookups)) context.known.set(key(owner), owner.survivorId);
       }
     }
   }
@@ -194,8 +198,8 @@ export class UpsertContactsHandler implements ICommandHandler<UpsertContactsComm
 
       await this.contacts.updateContact(after);
       for (const identity of added) {
-        if (identity.primary) await this.contacts.setPrimaryIdentity(accountId, contactId, identity.kind, identity.value, now);
-        else if (!(await this.contacts.addSecondaryIdentity(accountId, contactId, identity.kind, identity.value, now))) throw new IdentityTakenError(identity.kind);
+        if (identity.primary) await this.identities.setPrimaryIdentity(accountId, contactId, identity.kind, identity.value, now);
+        else if (!(await this.identities.addSecondaryIdentity(accountId, contactId, identity.kind, identity.value, now))) throw new IdentityTakenError(identity.kind);
       }
       const view = toContactView(after);
       const changes = (enrichmentEvents(accountId, before, after, actor, now)[0]?.payload.changes as Record<string, unknown> | undefined) ?? {};

@@ -4,7 +4,7 @@ import type { SystemView } from '@leadflow/accounts-contracts';
 import { FindContactByEmailQuery, MergeContactCommand, SetEmailUnsubscribedCommand } from '@leadflow/contacts-contracts';
 import { InMemoryJournal, InMemoryUnitOfWork } from '@leadflow/shared-testing/fakes';
 import { InMemoryEmailUnsubscribes } from '../../../testing/in-memory-email-unsubscribes';
-import { InMemoryContactsReadModel, InMemoryContactsRepository, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
+import { inMemoryContactPorts, InMemoryContactsReadModel, InMemoryContactsStore } from '../../../testing/in-memory-contacts';
 import { CreateContactCommand } from '../../commands/create-contact/create-contact.command';
 import { CreateContactHandler } from '../../commands/create-contact/create-contact.handler';
 import { MergeContactHandler } from '../../commands/merge-contact/merge-contact.handler';
@@ -18,14 +18,14 @@ const SYSTEMS: SystemView[] = [{ id: 'b0000000-0000-4000-8000-000000000001', nam
 
 describe('FindContactByEmailQuery (messaging: who holds a recipient address)', () => {
   const store = new InMemoryContactsStore();
-  const contacts = new InMemoryContactsRepository(store);
+  const { contacts, identities, definitions } = inMemoryContactPorts(store);
   const unitOfWork = new InMemoryUnitOfWork(store);
   const journal = new InMemoryJournal(store);
   const unsubscribes = new InMemoryEmailUnsubscribes();
   const clock = new FixedClock(new Date('2026-04-01T10:00:00.000Z'));
   const queries = { execute: async () => SYSTEMS } as unknown as QueryBus;
-  const create = new CreateContactHandler(contacts, new InMemoryContactsReadModel(store), unitOfWork, journal, queries, clock);
-  const handler = new FindContactByEmailHandler(contacts, unsubscribes);
+  const create = new CreateContactHandler(contacts, identities, definitions, new InMemoryContactsReadModel(store), unitOfWork, journal, queries, clock);
+  const handler = new FindContactByEmailHandler(contacts, identities, unsubscribes);
   const find = (email: string, accountId = ACCOUNT) => handler.execute(new FindContactByEmailQuery(accountId, email));
 
   it('finds the contact holding the address (any case) with its card, and nothing in another account', async () => {
