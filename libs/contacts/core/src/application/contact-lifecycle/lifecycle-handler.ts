@@ -6,6 +6,7 @@ import { ContactNotFoundError } from '../../domain/contacts.errors';
 import { ContactsRepository } from '../ports/contacts.repository.port';
 import { integrationEvent, toLifecycleView } from '../views';
 
+/** An operator transition of the contact's lifecycle, with its activity type and outbox event (ACTIVITY). */
 export type Transition = 'archive' | 'unarchive' | 'disqualify';
 
 const ACTIVITY: Record<Transition, { type: string; event: string }> = {
