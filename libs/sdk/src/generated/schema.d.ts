@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Describe the calling API key
-         * @description Returns the key used for the call: identity, account (`client_id`, `client_name`), scopes, inferred preset, state, expiry and hourly quota (`rate_limits.per_hour`). Each call consumes one unit of the key's hourly quota.
+         * @description Returns the key used for the call: identity, account (`client_id`, `client_name`), scopes, inferred preset, state, expiry and hourly quota (`rate_limits.per_hour`), and `mode`: `live` for an `lf_live_` key, `test` for an `lf_test_` key of a sandbox account (test mode: emails recorded and never sent, no SMS hand-off, webhook payloads with `livemode: false`). Each call consumes one unit of the key's hourly quota.
          *
          *     Required scope: none (any active API key).
          */
@@ -993,7 +993,7 @@ export interface paths {
          *
          *     Receiver answers (Standard Webhooks guidance): 2xx is success; 410 Gone disables the subscription at once (`disabled_reason` = `endpoint_gone` on the subscription, no retry); 429, 502, 503 and 504 with `Retry-After` (seconds or an HTTP date) are retried after that wait, capped at one hour; a 3xx is a failure and is never followed. A subscription whose attempts have all failed for 5 days is disabled (`failing_for_5_days`). Disabling fails its waiting deliveries and records `webhook_disabled` on the account's activity. The delivery log (`GET /v1/webhooks/{id}/deliveries`) shows every attempt; `POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver` makes a new one.
          *
-         *     Payload: `{ "event", "id", "created_at", "data": { …the event's fields, "system": { "id", "name" } | null, "actor": { "type", "id", "name", "via" } }, "changes" }`. `data.system` is the System of the contact the event is about, resolved at delivery time (null when the event names no contact). `data.actor.via` is `api_key` when the public API acted, `ai_assistant` when an AI assistant connector acted, else null; `type` and `id` are null when no member acted; a write made with an API key is named after the key. `changes` (null when the event has none) and `data` have their sensitive keys redacted: the value of every key whose name contains `password`, `passwd`, `secret`, `token`, `api_key`, `apikey`, `authorization`, `cookie`, `session`, `private_key`, `credential`, `card_number`, `iban`, `account_number`, or is the word `ssn`, `sin`, `nas`, `cvv`, `cvc`, becomes `"[REDACTED]"`.
+         *     Payload: `{ "event", "id", "created_at", "livemode", "data": { …the event's fields, "system": { "id", "name" } | null, "actor": { "type", "id", "name", "via" } }, "changes" }`. `livemode` is `false` when the account is a sandbox (test mode), `true` otherwise (real deliveries only; samples carry no `livemode`). `data.system` is the System of the contact the event is about, resolved at delivery time (null when the event names no contact). `data.actor.via` is `api_key` when the public API acted, `ai_assistant` when an AI assistant connector acted, else null; `type` and `id` are null when no member acted; a write made with an API key is named after the key. `changes` (null when the event has none) and `data` have their sensitive keys redacted: the value of every key whose name contains `password`, `passwd`, `secret`, `token`, `api_key`, `apikey`, `authorization`, `cookie`, `session`, `private_key`, `credential`, `card_number`, `iban`, `account_number`, or is the word `ssn`, `sin`, `nas`, `cvv`, `cvc`, becomes `"[REDACTED]"`.
          *
          *     Success is a 2xx answer within 10 seconds (connection included); redirects are not followed. Anything else (another status, a timeout, a network or TLS error) is retried with exponential backoff and ±20 % jitter, 12 attempts in all: the waits after attempts 1 to 11 are about 2, 4, 8, 16, 32, 64 minutes, 2 h 08, 4 h 16, 8 h 32, 17 h 04 and 34 h 08, so the last attempt comes about 68 hours (≈ 3 days) after the first; then the delivery is `failed`. Every attempt is recorded (number, status, response status, error, next attempt) and visible to the operator (`GET /admin/v1/accounts/{account_id}/webhook-deliveries`). Delivery is at least once: the delivery state lives in the database and survives a receiver, Redis or worker outage; a worker that stops between the receiver's answer and its recording sends the same delivery again, so deduplicate on `X-Service-Delivery`. Internal event types (audit) are never delivered. Deleting a subscription fails its pending deliveries.
          *
@@ -1353,7 +1353,7 @@ export interface components {
             key_id: string;
             key_name: string;
             /**
-             * @description Leading characters of the key: `lf_live_<prefix>`.
+             * @description Leading characters of the key: `lf_live_<prefix>`, or `lf_test_<prefix>` for a sandbox account's key.
              * @example lf_live_Ab12Cd34
              */
             key_prefix: string;
@@ -1398,6 +1398,12 @@ export interface components {
                 /** @description Hourly quota of the key (default 1000). */
                 per_hour: number;
             };
+            /**
+             * @description `live` for a key of a live account (`lf_live_`), `test` for a key of a sandbox account (`lf_test_`). A sandbox is an ordinary account created by the operator from a live account's configuration: every route works on it, its emails are recorded and never sent, its SMS hand-offs are never made and its webhook payloads carry `livemode: false`.
+             * @example test
+             * @enum {string}
+             */
+            mode: "live" | "test";
         };
         /** @description Response of `GET /v1/me`. */
         ApiKeyResponse: {
@@ -2909,6 +2915,11 @@ export interface components {
             id: string;
             /** @description When the event happened, ISO 8601 UTC. */
             created_at: string;
+            /**
+             * @description Real deliveries only (absent from samples): `false` when the account is a sandbox (test mode), `true` otherwise.
+             * @example false
+             */
+            livemode?: boolean;
             /** @description The event fields (sensitive keys redacted), plus `system` and `actor`. */
             data: {
                 /** @description `{ id, name }` of the contact’s System, resolved at delivery; null in samples and when no contact is named. */
@@ -3069,7 +3080,8 @@ export interface operations {
                      *         "expires_at": null,
                      *         "rate_limits": {
                      *           "per_hour": 5000
-                     *         }
+                     *         },
+                     *         "mode": "live"
                      *       }
                      *     }
                      */
@@ -11394,7 +11406,7 @@ export interface operations {
                 event?: string;
                 /** @description Created at or after (ISO 8601 date or date-time). */
                 from?: string;
-                /** @description Created at or before (ISO 8601 date or date-time). */
+                /** @description Created at or before (ISO 8601 date or date-time; a date alone includes its whole UTC day). */
                 to?: string;
                 /** @description Opaque cursor (base64url): `pagination.next_cursor` of the previous page. The legacy format, an ISO 8601 timestamp, is accepted until 2027-05-03 on lists sorted by `created_at`. Unreadable: 400 `invalid_request` (`details.field` = `cursor`). */
                 cursor?: components["parameters"]["Cursor"];
