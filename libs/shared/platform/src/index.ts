@@ -39,6 +39,7 @@ export * from './outbox/outbox-subscription.module';
 export * from './outbox/outbox-subscriptions';
 export * from './outbox/outbox.record';
 export * from './outbox/outbox.writer';
+export * from './database/delete-account-rows';
 export * from './platform.module';
 export * from './redis/redis.connection';
 export * from './queue/queue.module';

@@ -6,8 +6,7 @@ import {
   ExportedAutomation,
   ResetAutomationsDataCommand,
 } from '@leadflow/automations-contracts';
-import { TransactionHost } from '@leadflow/shared-platform';
-import type { EntityManager } from 'typeorm';
+import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 interface AutomationRow {
   name: string;
@@ -77,13 +76,3 @@ export class ResetAutomationsDataHandler implements ICommandHandler<ResetAutomat
 
 /** The api's test-mode handlers of the automations context (AutomationsHttpModule). */
 export const AUTOMATIONS_SANDBOX_HANDLERS = [ExportAutomationsHandler, ResetAutomationsDataHandler];
-
-/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
-async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
-  const deleted: Record<string, number> = {};
-  for (const table of tables) {
-    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
-    deleted[table] = n;
-  }
-  return deleted;
-}

@@ -6,8 +6,7 @@ import {
   ExportedCalendar,
   ResetBookingsDataCommand,
 } from '@leadflow/bookings-contracts';
-import { TransactionHost } from '@leadflow/shared-platform';
-import type { EntityManager } from 'typeorm';
+import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 interface CalendarRow {
   name: string;
@@ -76,13 +75,3 @@ export class ResetBookingsDataHandler implements ICommandHandler<ResetBookingsDa
 
 /** The api's test-mode handlers of the bookings context (BookingsHttpModule). */
 export const BOOKINGS_SANDBOX_HANDLERS = [ExportCalendarsHandler, ResetBookingsDataHandler];
-
-/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
-async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
-  const deleted: Record<string, number> = {};
-  for (const table of tables) {
-    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
-    deleted[table] = n;
-  }
-  return deleted;
-}

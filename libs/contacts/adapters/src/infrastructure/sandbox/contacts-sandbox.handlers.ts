@@ -7,8 +7,7 @@ import {
   ResetContactsDataCommand,
 } from '@leadflow/contacts-contracts';
 import { Clock, newId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
-import type { EntityManager } from 'typeorm';
+import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 /**
  * Test mode (issue 15, item 4), contacts side. Pure persistence (copying rows that were valid when
@@ -83,13 +82,3 @@ export class ResetContactsDataHandler implements ICommandHandler<ResetContactsDa
 
 /** The api's test-mode handlers of the contacts context (ContactsHttpModule). */
 export const CONTACTS_SANDBOX_HANDLERS = [ExportContactsConfigurationHandler, ProvisionTagsHandler, ResetContactsDataHandler];
-
-/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
-async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
-  const deleted: Record<string, number> = {};
-  for (const table of tables) {
-    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
-    deleted[table] = n;
-  }
-  return deleted;
-}

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { EditionStatus, EventSpec, EventStatus, ExportEventsQuery, ResetEventsDataCommand } from '@leadflow/events-contracts';
-import { TransactionHost } from '@leadflow/shared-platform';
-import type { EntityManager } from 'typeorm';
+import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 /**
  * Test mode (issue 15, item 4), events side: the account's events with their editions (position order)
@@ -48,13 +47,3 @@ export class ResetEventsDataHandler implements ICommandHandler<ResetEventsDataCo
 
 /** The api's test-mode handlers of the events context (EventsHttpModule). */
 export const EVENTS_SANDBOX_HANDLERS = [ExportEventsHandler, ResetEventsDataHandler];
-
-/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
-async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
-  const deleted: Record<string, number> = {};
-  for (const table of tables) {
-    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
-    deleted[table] = n;
-  }
-  return deleted;
-}

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ResetQuotesDataCommand } from '@leadflow/quotes-contracts';
-import { TransactionHost } from '@leadflow/shared-platform';
-import type { EntityManager } from 'typeorm';
+import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 /** Children first. Test mode (issue 15, item 4): only the `quotes` schema is touched. */
 const QUOTES_DATA_TABLES = [
@@ -18,14 +17,4 @@ export class ResetQuotesDataHandler implements ICommandHandler<ResetQuotesDataCo
   execute({ accountId }: ResetQuotesDataCommand): Promise<Record<string, number>> {
     return deleteAccountRows(this.transactions.manager, accountId, QUOTES_DATA_TABLES);
   }
-}
-
-/** Deletes the account's rows of each table in order; answers `{ <table>: rows deleted }`. */
-async function deleteAccountRows(manager: EntityManager, accountId: string, tables: readonly string[]): Promise<Record<string, number>> {
-  const deleted: Record<string, number> = {};
-  for (const table of tables) {
-    const [{ n }] = await manager.query(`WITH gone AS (DELETE FROM ${table} WHERE account_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`, [accountId]);
-    deleted[table] = n;
-  }
-  return deleted;
 }
