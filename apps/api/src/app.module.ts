@@ -2,16 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@leadflow/shared-kernel';
 import { AccountsHttpModule } from '@leadflow/accounts-adapters';
-import { AutomationsHttpModule, AutomationsSandboxModule } from '@leadflow/automations-adapters';
-import { BookingsHttpModule, BookingsSandboxModule } from '@leadflow/bookings-adapters';
-import { ContactsHttpModule, ContactsSandboxModule } from '@leadflow/contacts-adapters';
-import { EventsHttpModule, EventsSandboxModule } from '@leadflow/events-adapters';
-import { MessagingHttpModule, MessagingSandboxModule } from '@leadflow/messaging-adapters';
+import { AutomationsHttpModule } from '@leadflow/automations-adapters';
+import { BookingsHttpModule } from '@leadflow/bookings-adapters';
+import { ContactsHttpModule } from '@leadflow/contacts-adapters';
+import { EventsHttpModule } from '@leadflow/events-adapters';
+import { MessagingHttpModule } from '@leadflow/messaging-adapters';
 import { OperatorHttpModule } from '@leadflow/operator-adapters';
 import { PipelineHttpModule } from '@leadflow/pipeline-adapters';
-import { QuotesHttpModule, QuotesSandboxModule } from '@leadflow/quotes-adapters';
+import { QuotesHttpModule } from '@leadflow/quotes-adapters';
 import { UsageHttpModule } from '@leadflow/usage-adapters';
-import { WebhooksHttpModule, WebhooksSandboxModule } from '@leadflow/webhooks-adapters';
+import { WebhooksHttpModule } from '@leadflow/webhooks-adapters';
 import {
   ApiRequestGuard,
   AppConfig,
@@ -36,9 +36,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot(options), AccountsHttpModule, ContactsHttpModule, OperatorHttpModule, UsageHttpModule, PipelineHttpModule, MessagingHttpModule, QuotesHttpModule,
-        BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule, HealthModule,
-        // Test mode (issue 15, item 4): each context's sandbox copy and reset handlers, driven by the operator API.
-        ContactsSandboxModule, BookingsSandboxModule, AutomationsSandboxModule, EventsSandboxModule, MessagingSandboxModule, QuotesSandboxModule, WebhooksSandboxModule],
+        BookingsHttpModule, WebhooksHttpModule, AutomationsHttpModule, EventsHttpModule, HealthModule],
       controllers: [OpenApiController, DocsController],
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },

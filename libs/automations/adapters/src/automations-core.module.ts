@@ -3,6 +3,7 @@ import {
   AUTOMATIONS_HANDLERS,
   AutomationCollaborators,
   AutomationsReadModel,
+  AutomationsSandboxData,
   AutomationStore,
   DefaultExecutionEngineSettings,
   ExecutionEngineSettings,
@@ -12,6 +13,7 @@ import { AppConfig } from '@leadflow/shared-platform';
 import { CqrsAutomationCollaborators } from './infrastructure/cqrs/cqrs-automation-collaborators';
 import { TypeOrmAutomationStore } from './infrastructure/persistence/typeorm-automation.store';
 import { TypeOrmAutomationsReadModel } from './infrastructure/persistence/typeorm-automations.read-model';
+import { PostgresAutomationsSandboxData } from './infrastructure/sandbox/automations-sandbox-data';
 
 const positive = (value: number): number | undefined => (Number.isFinite(value) && value > 0 ? value : undefined);
 
@@ -47,6 +49,7 @@ export class AutomationsCoreModule {
         { provide: AutomationStore, useClass: TypeOrmAutomationStore },
         { provide: AutomationsReadModel, useClass: TypeOrmAutomationsReadModel },
         { provide: AutomationCollaborators, useClass: CqrsAutomationCollaborators },
+        { provide: AutomationsSandboxData, useClass: PostgresAutomationsSandboxData },
         { provide: ExecutionEngineSettings, inject: [AppConfig], useFactory: engineSettingsFrom },
         { provide: ExecutionScheduler, useClass: options.scheduler },
       ],

@@ -7,4 +7,3 @@ export { AUTOMATION_EXECUTIONS_QUEUE, AUTOMATIONS_CONSUMER } from './interface/j
 
 /** Migrations of the `automations` schema, in order. */
 export const automationsMigrations = [AutomationsInit1795335367619, AutomationsExecutions1795340000000];
-export * from './automations-sandbox.module';

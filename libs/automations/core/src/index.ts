@@ -16,3 +16,4 @@ export * from './domain/automation-definition';
 export * from './domain/automations.errors';
 export * from './domain/template';
 export * from './domain/trigger-limits';
+export * from './application/ports/automations-sandbox-data.port';

@@ -5,6 +5,7 @@ import {
   BookingMailer,
   BookingRepository,
   BookingsReadModel,
+  BookingsSandboxData,
   CalendarRepository,
   ContactBookingsReassignment,
   ExternalCalendarPort,
@@ -16,6 +17,7 @@ import {
 import { PostgresBookingRepository, PostgresBookingsReadModel, PostgresCalendarRepository } from './infrastructure/persistence/postgres-bookings.repository';
 import { PostgresExternalCalendarAdapter } from './infrastructure/persistence/postgres-external-calendar.adapter';
 import { PostgresContactBookingsReassignment } from './infrastructure/persistence/postgres-contact-bookings-reassignment';
+import { PostgresBookingsSandboxData } from './infrastructure/sandbox/bookings-sandbox-data';
 
 /**
  * The bookings context's one core module: every handler ({@link BOOKINGS_HANDLERS}, listed once in core)
@@ -30,6 +32,7 @@ import { PostgresContactBookingsReassignment } from './infrastructure/persistenc
     { provide: BookingsReadModel, useClass: PostgresBookingsReadModel },
     { provide: ExternalCalendarPort, useClass: PostgresExternalCalendarAdapter },
     { provide: ContactBookingsReassignment, useClass: PostgresContactBookingsReassignment },
+    { provide: BookingsSandboxData, useClass: PostgresBookingsSandboxData },
     { provide: BookingDirectory, useClass: CqrsBookingDirectory },
     { provide: BookingMailer, useClass: CqrsBookingMailer },
   ],

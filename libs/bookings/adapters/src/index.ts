@@ -6,4 +6,3 @@ export * from './bookings-jobs.module';
 
 /** Migrations of the `bookings` schema, in order. */
 export const bookingsMigrations = [BookingsInit1795335356795, BookingsCalendars1795340000000];
-export * from './bookings-sandbox.module';

@@ -14,3 +14,4 @@ export * from './application/ports/contact-bookings-reassignment.port';
 export * from './application/ports/booking-collaborators.port';
 export * from './application/views';
 export * from './application/bookings-core.providers';
+export * from './application/ports/bookings-sandbox-data.port';

@@ -8,6 +8,7 @@ import {
   ContactStageRepository,
   ContactsReadModel,
   ContactsRepository,
+  ContactsSandboxData,
   ContactTagRepository,
   CustomFieldDefinitionRepository,
   EmailUnsubscribes,
@@ -35,6 +36,7 @@ import { TypeOrmLeadScoreRepository } from './infrastructure/persistence/typeorm
 import { TypeOrmPresuasionSubmissions } from './infrastructure/persistence/typeorm-presuasion-submissions';
 import { TypeOrmTagRepository } from './infrastructure/persistence/typeorm-tag.repository';
 import { PostgresSmsFollowUpAdapter } from './infrastructure/sms/postgres-sms-follow-up.adapter';
+import { PostgresContactsSandboxData } from './infrastructure/sandbox/contacts-sandbox-data';
 
 /**
  * The contacts context's one core module: every handler ({@link CONTACTS_HANDLERS}, listed once in core)
@@ -63,6 +65,7 @@ import { PostgresSmsFollowUpAdapter } from './infrastructure/sms/postgres-sms-fo
     { provide: PresuasionSubmissionsReadModel, useExisting: TypeOrmPresuasionSubmissions },
     { provide: LeadScoreRepository, useClass: TypeOrmLeadScoreRepository },
     { provide: SmsFollowUpPort, useClass: PostgresSmsFollowUpAdapter },
+    { provide: ContactsSandboxData, useClass: PostgresContactsSandboxData },
   ],
 })
 export class ContactsCoreModule {}

@@ -11,4 +11,3 @@ export * from './contacts-jobs.module';
 
 /** Migrations of the `contacts` schema, in order. */
 export const contactsMigrations = [ContactsInit1767000000200, ContactsLeadCapture1767000000250, ContactsDealStage1795324390769, ContactsEmailUnsubscribes1795324654118, ContactsExternalIds1795335400000, ContactsPresuasionSubmissions1796412000000, ContactsLeadScore1797100000000];
-export * from './contacts-sandbox.module';

@@ -68,3 +68,4 @@ export * from './application/presuasion-submission.view';
 export * from './domain/presuasion/presuasion-consent';
 export * from './domain/presuasion/presuasion-submission';
 export * from './domain/presuasion/presuasion.errors';
+export * from './application/ports/contacts-sandbox-data.port';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ContactRegistrationsReassignmentPort, EVENTS_HANDLERS, EventsRepository } from '@leadflow/events-core';
+import { ContactRegistrationsReassignmentPort, EVENTS_HANDLERS, EventsRepository, EventsSandboxData } from '@leadflow/events-core';
 import { TypeOrmContactRegistrationsReassignment } from './infrastructure/persistence/typeorm-contact-registrations-reassignment';
 import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-events.repository';
+import { PostgresEventsSandboxData } from './infrastructure/sandbox/events-sandbox-data';
 
 /**
  * The events context's one core module: every handler ({@link EVENTS_HANDLERS}, listed once in core) and
@@ -12,6 +13,7 @@ import { TypeOrmEventsRepository } from './infrastructure/persistence/typeorm-ev
     ...EVENTS_HANDLERS,
     { provide: EventsRepository, useClass: TypeOrmEventsRepository },
     { provide: ContactRegistrationsReassignmentPort, useClass: TypeOrmContactRegistrationsReassignment },
+    { provide: EventsSandboxData, useClass: PostgresEventsSandboxData },
   ],
 })
 export class EventsCoreModule {}

@@ -6,4 +6,3 @@ export * from './events-jobs.module';
 
 /** Migrations of the `events` schema, in order. */
 export const eventsMigrations = [EventsInit1795335372884, EventsTables1795335400100];
-export * from './events-sandbox.module';

@@ -14,3 +14,4 @@ export * from './domain/custom-event-payload';
 export * from './domain/events.errors';
 export * from './domain/registration-rules';
 export * from './domain/service-signature';
+export * from './application/ports/events-sandbox-data.port';

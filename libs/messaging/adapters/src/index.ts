@@ -8,4 +8,3 @@ export { DELIVER_EMAIL_JOB, EMAIL_DELIVERY_ATTEMPTS, EMAIL_DELIVERY_QUEUE, OUTGO
 
 /** Migrations of the `messaging` schema, in order. */
 export const messagingMigrations = [MessagingInit1767000000500, MessagingOutgoingEmails1795324666428, MessagingThreadsConversations1795341000000];
-export * from './messaging-sandbox.module';

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { EmailTransport, MESSAGING_HANDLERS } from '@leadflow/messaging-core';
+import { EmailTransport, MESSAGING_HANDLERS, MessagingSandboxData } from '@leadflow/messaging-core';
 import { NodemailerEmailTransport } from './infrastructure/mail/nodemailer-email.transport';
 import { TestModeEmailTransport } from './infrastructure/mail/test-mode-email.transport';
+import { PostgresMessagingSandboxData } from './infrastructure/sandbox/messaging-sandbox-data';
 import { MESSAGING_PERSISTENCE, MESSAGING_RECORDS } from './messaging.providers';
 
 /**
@@ -14,6 +15,12 @@ import { MESSAGING_PERSISTENCE, MESSAGING_RECORDS } from './messaging.providers'
  */
 @Module({
   imports: [TypeOrmModule.forFeature(MESSAGING_RECORDS)],
-  providers: [...MESSAGING_HANDLERS, ...MESSAGING_PERSISTENCE, NodemailerEmailTransport, { provide: EmailTransport, useClass: TestModeEmailTransport }],
+  providers: [
+    ...MESSAGING_HANDLERS,
+    ...MESSAGING_PERSISTENCE,
+    NodemailerEmailTransport,
+    { provide: EmailTransport, useClass: TestModeEmailTransport },
+    { provide: MessagingSandboxData, useClass: PostgresMessagingSandboxData },
+  ],
 })
 export class MessagingCoreModule {}

@@ -19,3 +19,4 @@ export * from './application/ports/test-send-ledger.port';
 export * from './domain/conversation';
 export * from './domain/email-variables';
 export * from './domain/pacing-markers';
+export * from './application/ports/messaging-sandbox-data.port';

@@ -7,4 +7,3 @@ export * from './interface/jobs/expire-quotes.job';
 
 /** Migrations of the `quotes` schema, in order. */
 export const quotesMigrations = [QuotesInit1795324197792, QuotesSubCentUnitPrices1796100000000];
-export * from './quotes-sandbox.module';

@@ -9,12 +9,14 @@ import {
   QuotePublicLinks,
   QuoteRepository,
   QuotesReadModel,
+  QuotesSandboxData,
 } from '@leadflow/quotes-core';
 import { CqrsQuoteAccounts, CqrsQuoteContacts, CqrsQuoteMailer, ConfigQuotePublicLinks } from './infrastructure/cqrs/cqrs-quote-collaborators';
 import { QUOTES_RECORDS } from './infrastructure/persistence/quotes.records';
 import { TypeOrmContactQuotesReassignment } from './infrastructure/persistence/typeorm-contact-quotes-reassignment';
 import { TypeOrmQuoteRepository } from './infrastructure/persistence/typeorm-quote.repository';
 import { TypeOrmQuotesReadModel } from './infrastructure/persistence/typeorm-quotes.read-model';
+import { PostgresQuotesSandboxData } from './infrastructure/sandbox/quotes-sandbox-data';
 
 /**
  * The quotes context's one core module: every handler ({@link QUOTES_HANDLERS}, listed once in core) and
@@ -28,6 +30,7 @@ import { TypeOrmQuotesReadModel } from './infrastructure/persistence/typeorm-quo
     { provide: QuoteRepository, useClass: TypeOrmQuoteRepository },
     { provide: QuotesReadModel, useClass: TypeOrmQuotesReadModel },
     { provide: ContactQuotesReassignment, useClass: TypeOrmContactQuotesReassignment },
+    { provide: QuotesSandboxData, useClass: PostgresQuotesSandboxData },
     { provide: QuoteAccounts, useClass: CqrsQuoteAccounts },
     { provide: QuoteContacts, useClass: CqrsQuoteContacts },
     { provide: QuoteMailer, useClass: CqrsQuoteMailer },

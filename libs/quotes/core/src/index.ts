@@ -26,3 +26,4 @@ export * from './domain/quote-number';
 export * from './domain/quote.aggregate';
 export * from './domain/quotes.errors';
 export * from './domain/taxes';
+export * from './application/ports/quotes-sandbox-data.port';

@@ -12,4 +12,3 @@ export { BullMqWebhookDeliveryScheduler } from './infrastructure/queue/bullmq-we
 
 /** Migrations of the `webhooks` schema, in order. */
 export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000];
-export * from './webhooks-sandbox.module';

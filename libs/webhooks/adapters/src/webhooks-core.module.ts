@@ -10,6 +10,7 @@ import {
   WebhookSamplesReadModel,
   WebhookSecretVault,
   WebhookSender,
+  WebhooksSandboxData,
   WebhookSubscriptionRepository,
   WebhookTargetCheck,
 } from '@leadflow/webhooks-core';
@@ -24,6 +25,7 @@ import { TypeOrmWebhookDeliveriesReadModel } from './infrastructure/persistence/
 import { TypeOrmWebhookDeliveryRepository } from './infrastructure/persistence/typeorm-webhook-delivery.repository';
 import { TypeOrmWebhookSamplesReadModel } from './infrastructure/persistence/typeorm-webhook-samples.read-model';
 import { TypeOrmWebhookSubscriptionRepository } from './infrastructure/persistence/typeorm-webhook-subscription.repository';
+import { PostgresWebhooksSandboxData } from './infrastructure/sandbox/webhooks-sandbox-data';
 
 /**
  * The webhooks context's one core module: every handler ({@link WEBHOOKS_HANDLERS}, listed once in core)
@@ -49,6 +51,7 @@ export class WebhooksCoreModule {
         { provide: WebhookTargetCheck, useClass: GuardedTargetCheck },
         { provide: WebhookSender, useClass: WebhookHttpClient },
         { provide: ContactSystemLookup, useClass: ContactSystemReader },
+        { provide: WebhooksSandboxData, useClass: PostgresWebhooksSandboxData },
         { provide: WebhookDeliverySettings, useClass: AppConfigWebhookSettings },
         { provide: WebhookDeliveryScheduler, useClass: options.scheduler },
       ],

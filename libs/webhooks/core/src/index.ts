@@ -27,3 +27,4 @@ export * from './application/commands/rotate-webhook-secret/rotate-webhook-secre
 export * from './application/commands/erase-expired-webhook-secrets/erase-expired-webhook-secrets.command';
 export * from './application/queries/list-webhook-deliveries-public/list-public-webhook-deliveries.query';
 export * from './application/queries/get-webhook-delivery/get-webhook-delivery.query';
+export * from './application/ports/webhooks-sandbox-data.port';

@@ -6,6 +6,8 @@ import { RunExecutionHandler } from './commands/run-execution/run-execution.hand
 import { SweepExecutionsHandler } from './commands/sweep-executions/sweep-executions.handler';
 import { GetAutomationHistoryHandler } from './queries/get-automation-history/get-automation-history.handler';
 import { ListAutomationsHandler } from './queries/list-automations/list-automations.handler';
+import { ExportAutomationsHandler } from './queries/export-automations/export-automations.handler';
+import { ResetAutomationsDataHandler } from './commands/reset-automations-data/reset-automations-data.handler';
 
 /**
  * Every command and query handler of the automations context (routes, blueprint provisioning, custom-event
@@ -21,4 +23,6 @@ export const AUTOMATIONS_HANDLERS = [
   SweepExecutionsHandler,
   ListAutomationsHandler,
   GetAutomationHistoryHandler,
+  ExportAutomationsHandler,
+  ResetAutomationsDataHandler,
 ];

@@ -6,6 +6,8 @@ import { RecordHostBusyTimeHandler } from './commands/record-host-busy-time/reco
 import { SetBookingOutcomeHandler } from './commands/set-booking-outcome/set-booking-outcome.handler';
 import { ListBookingsHandler } from './queries/list-bookings/list-bookings.handler';
 import { ReassignContactBookingsHandler } from './commands/reassign-contact-bookings/reassign-contact-bookings.handler';
+import { ExportCalendarsHandler } from './queries/export-calendars/export-calendars.handler';
+import { ResetBookingsDataHandler } from './commands/reset-bookings-data/reset-bookings-data.handler';
 
 /**
  * Every command and query handler of the bookings context (published commands included), declared once:
@@ -20,4 +22,6 @@ export const BOOKINGS_HANDLERS = [
   RecordHostBusyTimeHandler,
   ListBookingsHandler,
   ReassignContactBookingsHandler,
+  ExportCalendarsHandler,
+  ResetBookingsDataHandler,
 ];

@@ -35,6 +35,9 @@ import { GetPresuasionSubmissionHandler } from './queries/get-presuasion-submiss
 import { ListContactsHandler } from './queries/list-contacts/list-contacts.handler';
 import { ListPresuasionSubmissionsHandler } from './queries/list-presuasion-submissions/list-presuasion-submissions.handler';
 import { ListTagsHandler } from './queries/list-tags/list-tags.handler';
+import { ExportContactsConfigurationHandler } from './queries/export-contacts-configuration/export-contacts-configuration.handler';
+import { ProvisionTagsHandler } from './commands/provision-tags/provision-tags.handler';
+import { ResetContactsDataHandler } from './commands/reset-contacts-data/reset-contacts-data.handler';
 
 /**
  * Every command and query handler of the contacts context, declared once; the adapters' core module
@@ -78,4 +81,7 @@ export const CONTACTS_HANDLERS = [
   HandOffSmsFollowUpHandler,
   RecomputeLeadScoreHandler,
   ReviewDueLeadScoresHandler,
+  ExportContactsConfigurationHandler,
+  ProvisionTagsHandler,
+  ResetContactsDataHandler,
 ];

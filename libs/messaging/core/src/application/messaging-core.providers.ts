@@ -10,6 +10,7 @@ import { ListEmailThreadsHandler } from './queries/list-email-threads/list-email
 import { ListOutgoingEmailsHandler } from './queries/list-outgoing-emails/list-outgoing-emails.handler';
 import { GetDefaultSenderHandler } from './queries/get-default-sender/get-default-sender.handler';
 import { ListSendersHandler } from './queries/list-senders/list-senders.handler';
+import { ResetMessagingDataHandler } from './commands/reset-messaging-data/reset-messaging-data.handler';
 
 /**
  * Every command and query handler of the messaging context (the worker's delivery attempt included),
@@ -28,4 +29,5 @@ export const MESSAGING_HANDLERS = [
   ListConversationsHandler,
   GetConversationHandler,
   ListConversationMessagesHandler,
+  ResetMessagingDataHandler,
 ];

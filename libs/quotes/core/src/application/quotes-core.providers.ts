@@ -11,6 +11,7 @@ import { UpdateQuoteHandler } from './commands/update-quote/update-quote.handler
 import { ReassignContactQuotesHandler } from './commands/reassign-contact-quotes/reassign-contact-quotes.handler';
 import { GetQuoteHandler } from './queries/get-quote/get-quote.handler';
 import { ListQuotesHandler } from './queries/list-quotes/list-quotes.handler';
+import { ResetQuotesDataHandler } from './commands/reset-quotes-data/reset-quotes-data.handler';
 
 /**
  * Every command and query handler of the quotes context (published commands included) and the lead-action
@@ -30,4 +31,5 @@ export const QUOTES_HANDLERS = [
   ListQuotesHandler,
   GetQuoteHandler,
   ReassignContactQuotesHandler,
+  ResetQuotesDataHandler,
 ];

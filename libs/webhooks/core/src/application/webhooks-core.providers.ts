@@ -13,6 +13,7 @@ import { ListWebhookDeliveriesHandler } from './queries/list-webhook-deliveries/
 import { ListWebhookEventSamplesHandler } from './queries/list-webhook-event-samples/list-webhook-event-samples.handler';
 import { ListWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-webhook-subscriptions.handler';
 import { ListAccountWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-account-webhook-subscriptions.handler';
+import { ResetWebhooksDataHandler } from './commands/reset-webhooks-data/reset-webhooks-data.handler';
 
 /**
  * Every command and query handler of the webhooks context, declared once; the adapters' core module
@@ -34,4 +35,5 @@ export const WEBHOOKS_HANDLERS = [
   ListAccountWebhookSubscriptionsHandler,
   ListWebhookEventSamplesHandler,
   ListWebhookDeliveriesHandler,
+  ResetWebhooksDataHandler,
 ];

@@ -1,11 +1,7 @@
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import {
-  AvailabilityWindowSpec,
-  CalendarQuestionSpec,
-  ExportCalendarsQuery,
-  ExportedCalendar,
-  ResetBookingsDataCommand,
-} from '@leadflow/bookings-contracts';
+import { Injectable } from '@nestjs/common';
+import { AvailabilityWindowSpec, CalendarQuestionSpec, ExportedCalendar } from '@leadflow/bookings-contracts';
+import { BookingsSandboxData } from '@leadflow/bookings-core';
+import { AccountId } from '@leadflow/shared-kernel';
 import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 interface CalendarRow {
@@ -25,15 +21,20 @@ interface CalendarRow {
   meeting_link: string | null;
 }
 
-/**
- * Test mode (issue 15, item 4), bookings side: the account's calendars in blueprint form (hosts as team
- * member ids in `hostIds`, for the caller to map to emails). Reads only the `bookings` schema.
- */
-@QueryHandler(ExportCalendarsQuery)
-export class ExportCalendarsHandler implements IQueryHandler<ExportCalendarsQuery> {
-  constructor(private readonly transactions: TransactionHost) {}
+/** Children first; calendars and hosts' blocked times stay. */
+const BOOKINGS_DATA_TABLES = ['bookings.host_calendar_events', 'bookings.bookings'] as const;
 
-  async execute({ accountId }: ExportCalendarsQuery): Promise<ExportedCalendar[]> {
+/**
+ * {@link BookingsSandboxData} on PostgreSQL (test mode, issue 15 item 4): reads and deletes only in the
+ * `bookings` schema, inside the caller's transaction.
+ */
+@Injectable()
+export class PostgresBookingsSandboxData extends BookingsSandboxData {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  async exportConfiguration(accountId: AccountId): Promise<ExportedCalendar[]> {
     const rows: CalendarRow[] = await this.transactions.manager.query(
       `SELECT name, duration_minutes, slot_interval_minutes, min_notice_minutes, max_days_ahead, daily_max, capacity, timezone,
               host_ids, availability, questions, requires_qualified_lead, is_active, meeting_link
@@ -58,20 +59,8 @@ export class ExportCalendarsHandler implements IQueryHandler<ExportCalendarsQuer
       meetingLink: row.meeting_link,
     }));
   }
-}
 
-/** Children first; calendars and hosts' blocked times stay. */
-const BOOKINGS_DATA_TABLES = ['bookings.host_calendar_events', 'bookings.bookings'] as const;
-
-/** {@link ResetBookingsDataCommand}: deletes the account's bookings in the caller's transaction. */
-@CommandHandler(ResetBookingsDataCommand)
-export class ResetBookingsDataHandler implements ICommandHandler<ResetBookingsDataCommand> {
-  constructor(private readonly transactions: TransactionHost) {}
-
-  execute({ accountId }: ResetBookingsDataCommand): Promise<Record<string, number>> {
+  deleteAccountData(accountId: AccountId): Promise<Record<string, number>> {
     return deleteAccountRows(this.transactions.manager, accountId, BOOKINGS_DATA_TABLES);
   }
 }
-
-/** The api's test-mode handlers of the bookings context (BookingsHttpModule). */
-export const BOOKINGS_SANDBOX_HANDLERS = [ExportCalendarsHandler, ResetBookingsDataHandler];

@@ -1,11 +1,7 @@
-import { CommandHandler, ICommandHandler, IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import {
-  AutomationStepSpec,
-  AutomationTriggerType,
-  ExportAutomationsQuery,
-  ExportedAutomation,
-  ResetAutomationsDataCommand,
-} from '@leadflow/automations-contracts';
+import { Injectable } from '@nestjs/common';
+import { AutomationStepSpec, AutomationTriggerType, ExportedAutomation } from '@leadflow/automations-contracts';
+import { AutomationsSandboxData } from '@leadflow/automations-core';
+import { AccountId } from '@leadflow/shared-kernel';
 import { deleteAccountRows, TransactionHost } from '@leadflow/shared-platform';
 
 interface AutomationRow {
@@ -17,16 +13,20 @@ interface AutomationRow {
   steps: Array<Record<string, unknown> & { type: AutomationStepSpec['type'] }>;
 }
 
-/**
- * Test mode (issue 15, item 4), automations side: the account's automations (not archived) in blueprint
- * form, stage references kept as the account's ids (`stageId`, trigger `pipelineId`) for the caller to
- * map. Reads only the `automations` schema.
- */
-@QueryHandler(ExportAutomationsQuery)
-export class ExportAutomationsHandler implements IQueryHandler<ExportAutomationsQuery> {
-  constructor(private readonly transactions: TransactionHost) {}
+/** Children first; automations stay. */
+const AUTOMATIONS_DATA_TABLES = ['automations.execution_steps', 'automations.executions'] as const;
 
-  async execute({ accountId }: ExportAutomationsQuery): Promise<ExportedAutomation[]> {
+/**
+ * {@link AutomationsSandboxData} on PostgreSQL (test mode, issue 15 item 4): reads and deletes only in the
+ * `automations` schema, inside the caller's transaction.
+ */
+@Injectable()
+export class PostgresAutomationsSandboxData extends AutomationsSandboxData {
+  constructor(private readonly transactions: TransactionHost) {
+    super();
+  }
+
+  async exportConfiguration(accountId: AccountId): Promise<ExportedAutomation[]> {
     const rows: AutomationRow[] = await this.transactions.manager.query(
       `SELECT name, is_active, is_published, allow_concurrent_runs, trigger, steps
          FROM automations.automations WHERE account_id = $1 AND archived_at IS NULL ORDER BY created_at, id`,
@@ -42,6 +42,10 @@ export class ExportAutomationsHandler implements IQueryHandler<ExportAutomations
         : null,
       steps: (row.steps ?? []).map(toStepSpec),
     }));
+  }
+
+  deleteAccountData(accountId: AccountId): Promise<Record<string, number>> {
+    return deleteAccountRows(this.transactions.manager, accountId, AUTOMATIONS_DATA_TABLES);
   }
 }
 
@@ -60,19 +64,3 @@ function toStepSpec(step: AutomationRow['steps'][number]): AutomationStepSpec {
       return { type: step.type, event: step.event as string };
   }
 }
-
-/** Children first; automations stay. */
-const AUTOMATIONS_DATA_TABLES = ['automations.execution_steps', 'automations.executions'] as const;
-
-/** {@link ResetAutomationsDataCommand}: deletes the account's executions in the caller's transaction. */
-@CommandHandler(ResetAutomationsDataCommand)
-export class ResetAutomationsDataHandler implements ICommandHandler<ResetAutomationsDataCommand> {
-  constructor(private readonly transactions: TransactionHost) {}
-
-  execute({ accountId }: ResetAutomationsDataCommand): Promise<Record<string, number>> {
-    return deleteAccountRows(this.transactions.manager, accountId, AUTOMATIONS_DATA_TABLES);
-  }
-}
-
-/** The api's test-mode handlers of the automations context (AutomationsHttpModule). */
-export const AUTOMATIONS_SANDBOX_HANDLERS = [ExportAutomationsHandler, ResetAutomationsDataHandler];
