@@ -101,7 +101,7 @@ describe('GET /metrics under npm start sums every api process (cluster)', () => 
   afterAll(async () => {
     if (start && start.exitCode === null && start.signalCode === null) {
       start.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
     }
     for (const pid of [...seen, ...(start?.pid ? childrenOf(start.pid) : [])]) {
       try {
