@@ -132,9 +132,8 @@ ${rows}
 </section>`;
 }
 
-function subscriptionsTable(context: PageContext, subscriptions: ConsoleSubscription[] | null): string {
+function subscriptionsTable(context: PageContext, subscriptions: ConsoleSubscription[]): string {
   const t = textOf(context.lang);
-  if (subscriptions === null) return `<p class="muted">${e(t.subscriptionsUnavailable)}</p>`;
   if (subscriptions.length === 0) return `<p>${e(t.noSubscriptions)}</p>`;
   const rows = subscriptions
     .map(
@@ -187,7 +186,7 @@ export interface AccountPageData {
   keys: ApiKeySummaryView[];
   usage: UsageSeries;
   hours: number;
-  subscriptions: ConsoleSubscription[] | null;
+  subscriptions: ConsoleSubscription[];
   deliveries: Page<WebhookDeliveryView>;
   activity: Page<ActivityEntryView>;
   canRedeliver: boolean;

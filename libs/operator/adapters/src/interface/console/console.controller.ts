@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Logger, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { CommandBus, CommandHandlerNotFoundException, QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountView,
@@ -57,11 +57,6 @@ const KEY_NAME = /^[^\p{Cc}\p{Cs}]{1,200}$/u;
 
 const deliveryIdParam = () => new UuidOr404Pipe('webhook_delivery', 'No such webhook delivery.');
 const keyIdParam = () => new UuidOr404Pipe('api_key', 'No such API key.');
-
-/** Thrown by the bus when no handler is registered for a message (another change may not have landed yet). */
-function isMissingHandler(error: unknown): boolean {
-  return error instanceof QueryHandlerNotFoundException || error instanceof CommandHandlerNotFoundException;
-}
 
 /**
  * The operator console (issue 17, item 6; README › Operator console): server-rendered pages over the
@@ -322,8 +317,7 @@ export class ConsoleController {
 
   /**
    * A new attempt of a delivery now (the webhooks context's `RedeliverWebhookDeliveryCommand`), then 303
-   * to the account page. 404 when not the account's delivery; 409 `webhook_disabled` as a page; 501 while
-   * the webhooks context has no handler for the command.
+   * to the account page. 404 when not the account's delivery; a refusal (422 `webhook_disabled`) as a page.
    */
   @Post('accounts/:account_id/webhook-deliveries/:delivery_id/redeliver')
   @AcceptFormBody()
@@ -343,7 +337,6 @@ export class ConsoleController {
     try {
       await this.transactions.run(() => this.commands.execute(new RedeliverWebhookDeliveryCommand(account, deliveryId, null, actor)));
     } catch (error) {
-      if (isMissingHandler(error)) return this.accountWithError(reply, context, account, 501, CONSOLE_TEXT[context.lang].redeliverUnavailable);
       if (error instanceof DomainError && error.code !== 'not_found') return this.accountWithError(reply, context, account, this.statusOf(error), error.message);
       throw error;
     }
@@ -471,14 +464,9 @@ export class ConsoleController {
     };
   }
 
-  /** The account's subscriptions, or null while the webhooks context does not answer the query yet. */
-  private async subscriptions(accountId: AccountId): Promise<ConsoleSubscription[] | null> {
-    try {
-      return await this.queries.execute(new ListAccountWebhookSubscriptionsQuery(accountId));
-    } catch (error) {
-      if (isMissingHandler(error)) return null;
-      throw error;
-    }
+  /** The account's webhook subscriptions (the webhooks context's published query). */
+  private subscriptions(accountId: AccountId): Promise<ConsoleSubscription[]> {
+    return this.queries.execute(new ListAccountWebhookSubscriptionsQuery(accountId));
   }
 
   /** The account page again, with a refused input's reason (400, 409) above the keys. */

@@ -240,7 +240,6 @@ export class ApiRequestGuard implements CanActivate {
     this.logger.warn({ err: error }, message);
   }
 
-  /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
   /** Failures already counted for `ip` in the window (Redis, else this process's counter), none consumed. */
   private async failuresSpent(name: string, ip: string): Promise<{ count: number; resetSeconds: number }> {
     try {
@@ -251,6 +250,7 @@ export class ApiRequestGuard implements CanActivate {
     }
   }
 
+  /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
   private async countFailure(name: string, ip: string, points: number): Promise<LimitOutcome> {
     try {
       return await this.limits.consume(name, ip, points, BRUTE_FORCE_WINDOW_SECONDS);
