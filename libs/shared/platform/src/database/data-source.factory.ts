@@ -1,7 +1,13 @@
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { PreparedStatementClient } from './prepared-statement.client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
-/** Options shared by the api, the worker, the migration runner and the tests. */
+/**
+ * Options shared by the api, the worker, the migration runner and the tests. Pool: `DATABASE_POOL_SIZE`
+ * connections (default 10); parameterised statements run as named prepared statements
+ * ({@link PreparedStatementClient}) unless `DATABASE_PREPARED_STATEMENTS=false` (for PgBouncer in
+ * transaction mode, where a connection's prepared statements do not follow the client).
+ */
 export function dataSourceOptions(
   databaseUrl: string,
   migrations: MixedList<Function> = [],
@@ -16,7 +22,10 @@ export function dataSourceOptions(
     migrationsTransactionMode: 'each',
     synchronize: false,
     namingStrategy: new SnakeNamingStrategy(),
-    extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
+    extra: {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      ...(process.env.DATABASE_PREPARED_STATEMENTS === 'false' ? {} : { Client: PreparedStatementClient }),
+    },
   };
 }
 

@@ -4,6 +4,9 @@ import { TransactionHost } from '@leadflow/shared-platform';
 import { ContactIdentityRepository, Identity, IdentityKind, IdentityOwner, IdentityTakenError } from '@leadflow/contacts-core';
 import { MAX_MERGE_DEPTH } from './typeorm-contacts.repository';
 
+/** Up to this many identities, {@link TypeOrmContactIdentityRepository.findIdentityOwners} looks them up as a VALUES list (one prepared statement per count). */
+const FEW_IDENTITIES = 4;
+
 /** TypeORM implementation of {@link ContactIdentityRepository} (`contacts.contact_identities`); every statement filters on `account_id`. */
 @Injectable()
 export class TypeOrmContactIdentityRepository extends ContactIdentityRepository {
@@ -44,19 +47,33 @@ export class TypeOrmContactIdentityRepository extends ContactIdentityRepository 
   }
   async findIdentityOwners(accountId: AccountId, identities: readonly Identity[]): Promise<IdentityOwner[]> {
     if (identities.length === 0) return [];
+    const distinct = [...new Map(identities.map((identity) => [`${identity.kind}\u0000${identity.value}`, identity])).values()];
+    // A few identities (a capture's email and phone) are a VALUES list, whose row count the planner knows
+    // in a generic plan as in a custom one, so the prepared statement keeps one plan; many (a batch) are
+    // two arrays. Every step is a LATERAL lookup by a unique key (LIMIT 1 keeps it from being flattened):
+    // index probes whatever the statistics, even when the plan was made while the tables looked tiny.
+    const few = distinct.length <= FEW_IDENTITIES;
+    const wanted = few
+      ? `(VALUES ${distinct.map((_, index) => `($${2 + 2 * index}::text, $${3 + 2 * index}::text)`).join(', ')})`
+      : '(SELECT DISTINCT * FROM unnest($2::text[], $3::text[]))';
+    const params = few
+      ? [accountId, ...distinct.flatMap((identity) => [identity.kind, identity.value])]
+      : [accountId, distinct.map((identity) => identity.kind), distinct.map((identity) => identity.value)];
     const rows: { kind: IdentityKind; value: string; contact_id: string; survivor_id: string }[] = await this.manager.query(
       `WITH RECURSIVE chain AS (
-         SELECT i.kind, i.value, i.contact_id, c.id AS current_id, c.merged_into_id, 0 AS depth
-           FROM contacts.contact_identities i
-           JOIN contacts.contacts c ON c.account_id = i.account_id AND c.id = i.contact_id
-          WHERE i.account_id = $1 AND (i.kind, i.value) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+         SELECT wanted.kind, wanted.value, i.contact_id, c.id AS current_id, c.merged_into_id, 0 AS depth
+           FROM ${wanted} AS wanted(kind, value)
+          CROSS JOIN LATERAL (SELECT contact_id FROM contacts.contact_identities
+                               WHERE account_id = $1 AND kind = wanted.kind AND value = wanted.value LIMIT 1) i
+          CROSS JOIN LATERAL (SELECT id, merged_into_id FROM contacts.contacts WHERE account_id = $1 AND id = i.contact_id LIMIT 1) c
          UNION ALL
          SELECT chain.kind, chain.value, chain.contact_id, c.id, c.merged_into_id, chain.depth + 1
-           FROM chain JOIN contacts.contacts c ON c.account_id = $1 AND c.id = chain.merged_into_id
+           FROM chain
+          CROSS JOIN LATERAL (SELECT id, merged_into_id FROM contacts.contacts WHERE account_id = $1 AND id = chain.merged_into_id LIMIT 1) c
           WHERE chain.depth < ${MAX_MERGE_DEPTH}
        )
        SELECT kind, value, contact_id, current_id AS survivor_id FROM chain WHERE merged_into_id IS NULL`,
-      [accountId, identities.map((identity) => identity.kind), identities.map((identity) => identity.value)],
+      params,
     );
     return rows.map((row) => ({ kind: row.kind, value: row.value, contactId: row.contact_id, survivorId: row.survivor_id }));
   }

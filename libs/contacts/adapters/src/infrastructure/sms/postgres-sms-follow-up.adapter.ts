@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { GetAccountModeQuery } from '@leadflow/accounts-contracts';
 import { AccountId, newId } from '@leadflow/shared-kernel';
@@ -12,7 +13,9 @@ export const SMS_HANDOFF_SKIPPED_TEST_MODE = 'skipped_test_mode';
  * Default {@link SmsFollowUpPort}: records the hand-off in `contacts.sms_handoffs` (status `pending`)
  * for the SMS bot; no SMS provider is called. `(account_id, event_id)` is unique, so a job delivered
  * twice records one hand-off. For a sandbox account (accounts' `GetAccountModeQuery` answers `test`)
- * the row is recorded with status `skipped_test_mode`, which the SMS bot never picks up.
+ * the row is recorded with status `skipped_test_mode`, which the SMS bot never picks up. An account's
+ * mode never changes (a sandbox is its own account, `mode = 'test'` exactly when `sandbox_of` is set),
+ * so it is kept in memory once known (LRU of 10,000 accounts): one statement per hand-off, the insert.
  */
 @Injectable()
 export class PostgresSmsFollowUpAdapter extends SmsFollowUpPort {
@@ -22,6 +25,8 @@ export class PostgresSmsFollowUpAdapter extends SmsFollowUpPort {
   ) {
     super();
   }
+
+  private readonly modes = new LRUCache<string, 'live' | 'test'>({ max: 10_000 });
 
   async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<boolean> {
     const status = (await this.modeOf(accountId)) === 'test' ? SMS_HANDOFF_SKIPPED_TEST_MODE : 'pending';
@@ -37,8 +42,12 @@ export class PostgresSmsFollowUpAdapter extends SmsFollowUpPort {
 
   /** The account's mode; `live` when the accounts context is not booted beside this adapter (adapter-only integration tests). */
   private async modeOf(accountId: AccountId): Promise<'live' | 'test'> {
+    const known = this.modes.get(accountId);
+    if (known !== undefined) return known;
     try {
-      return (await this.queries.execute(new GetAccountModeQuery(accountId)))?.mode ?? 'live';
+      const found = await this.queries.execute(new GetAccountModeQuery(accountId));
+      if (found) this.modes.set(accountId, found.mode);
+      return found?.mode ?? 'live';
     } catch (error) {
       if (error instanceof QueryHandlerNotFoundException) return 'live';
       throw error;

@@ -10,7 +10,8 @@ import { createExecution, enrolmentLockKey } from '../enrolment';
 /**
  * `contact_created` and `stage_changed` triggers (worker, from the contacts context's outbox events).
  * Enrols the event's contact in every active, published, non-archived automation with that trigger
- * type, in one transaction:
+ * type, in one transaction (opened only when some automation listens: the candidates come from the
+ * store's per-account cache first):
  * - `stage_changed` filter: a trigger with `stage_id` matches moves into that stage, with only
  *   `pipeline_id` moves into any stage of that pipeline, with neither any move into a stage; a
  *   removal from the pipeline (`to_stage_id` null) enrols nothing;
@@ -30,27 +31,18 @@ export class EnrolFromIntegrationEventHandler implements ICommandHandler<EnrolFr
     private readonly clock: Clock,
   ) {}
 
-  execute({ accountId, eventId, eventType, payload, actor }: EnrolFromIntegrationEventCommand): Promise<{ executionIds: string[] }> {
+  async execute({ accountId, eventId, eventType, payload, actor }: EnrolFromIntegrationEventCommand): Promise<{ executionIds: string[] }> {
+    const none = { executionIds: [] };
+    if (payload.source === 'automation_webhook_step') return none;
+    const contactId = payload.contact_id;
+    if (!isUuid(contactId)) return none;
+    // The candidates are read before any transaction (the store's per-account cache answers them):
+    // an event no automation listens to, the common case, costs no statement at all.
+    const candidates = (await this.candidates(accountId, eventType, payload)).filter(
+      (automation) => !(actor?.type === 'automation' && actor.id === automation.id),
+    );
+    if (candidates.length === 0) return none;
     return this.unitOfWork.run(async () => {
-      const none = { executionIds: [] };
-      if (payload.source === 'automation_webhook_step') return none;
-      const contactId = payload.contact_id;
-      if (!isUuid(contactId)) return none;
-      let candidates: AutomationRecordState[];
-      if (eventType === CONTACT_EVENTS.created) {
-        candidates = await this.store.findTriggered(accountId, 'contact_created');
-      } else if (eventType === STAGE_CHANGED_EVENT) {
-        const toStage = payload.to_stage_id;
-        if (typeof toStage !== 'string') return none;
-        const pipeline = payload.pipeline_id;
-        candidates = (await this.store.findTriggered(accountId, 'stage_changed')).filter(({ trigger }) => {
-          if (trigger?.stage_id) return trigger.stage_id === toStage;
-          if (trigger?.pipeline_id) return trigger.pipeline_id === pipeline;
-          return true;
-        });
-      } else return none;
-      candidates = candidates.filter((automation) => !(actor?.type === 'automation' && actor.id === automation.id));
-      if (candidates.length === 0) return none;
       const contact = await this.collaborators.contact(accountId, contactId);
       if (!contact || contact.archived) return none;
       const eventData: Record<string, unknown> = { ...payload };
@@ -63,6 +55,24 @@ export class EnrolFromIntegrationEventHandler implements ICommandHandler<EnrolFr
         if (created) executionIds.push(created.id);
       }
       return { executionIds };
+    });
+  }
+
+  /** Active, published automations whose trigger the event matches (stage filter applied). */
+  private async candidates(
+    accountId: EnrolFromIntegrationEventCommand['accountId'],
+    eventType: string,
+    payload: EnrolFromIntegrationEventCommand['payload'],
+  ): Promise<AutomationRecordState[]> {
+    if (eventType === CONTACT_EVENTS.created) return this.store.findTriggered(accountId, 'contact_created');
+    if (eventType !== STAGE_CHANGED_EVENT) return [];
+    const toStage = payload.to_stage_id;
+    if (typeof toStage !== 'string') return [];
+    const pipeline = payload.pipeline_id;
+    return (await this.store.findTriggered(accountId, 'stage_changed')).filter(({ trigger }) => {
+      if (trigger?.stage_id) return trigger.stage_id === toStage;
+      if (trigger?.pipeline_id) return trigger.pipeline_id === pipeline;
+      return true;
     });
   }
 }
