@@ -2,7 +2,8 @@ import { AccountId, newId, Page } from '@leadflow/shared-kernel';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
 import { ContactsRepository } from '../application/ports/contacts.repository.port';
-import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
+import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, NewPersonCapture, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
+import type { Identity } from '../domain/contact-identity';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
 import { InMemoryContactIdentityRepository } from './in-memory-contact-identities';
@@ -142,6 +143,14 @@ export class InMemoryLeadCaptureLog extends LeadCaptureLog {
       this.store.restore(before);
       throw error;
     }
+  }
+
+  /** Records only when none of `lookups` is stored; the owners of those stored otherwise (as the identities fake answers them). */
+  async recordIfNewPerson(accountId: AccountId, lookups: readonly Identity[], capture: LeadCaptureRecord, writes: LeadCaptureWrites): Promise<NewPersonCapture> {
+    const owners = await new InMemoryContactIdentityRepository(this.store).findIdentityOwners(accountId, lookups);
+    if (owners.length > 0) return { recorded: false, owners };
+    await this.record(accountId, capture, writes);
+    return { recorded: true };
   }
 
   private async write(accountId: AccountId, capture: LeadCaptureRecord, writes: LeadCaptureWrites): Promise<void> {

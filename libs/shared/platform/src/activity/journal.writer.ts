@@ -5,14 +5,15 @@ import type { ActivityEntry } from './activity-log.writer';
 import { activityParams, insertActivitySql, insertOutboxSql, outboxParams } from './journal-statements';
 
 /** Activity entries and outbox events in ONE statement: the entries' insert as a data-modifying CTE. */
-const INSERT_JOURNAL = `WITH entries AS (${insertActivitySql(1)}) ${insertOutboxSql(8)}`;
+const INSERT_JOURNAL = `WITH entries AS (${insertActivitySql(1)}) ${insertOutboxSql(2)}`;
 
 /**
  * A write's journal as two data-modifying CTEs (`journal_entries`, `journal_events`) to put in the
  * `WITH` list of the write's own statement, so that a write and its activity entries and outbox rows
  * are ONE statement, atomic without `BEGIN`/`COMMIT` (issue 11: round trips per write). `first` is the
  * number of the first parameter (`$first`); the statement's parameters continue with `params`.
- * Entries without `id`/`at` get a new id and `now`. An empty journal gives no CTE.
+ * Entries without `id`/`at` get a new id and `now`. An empty journal gives no CTE. With `guard` (a
+ * boolean SQL expression of the statement), the journal is written only when it holds.
  */
 export function journalCtes(
   first: number,
@@ -20,16 +21,17 @@ export function journalCtes(
   entries: readonly ActivityEntry[],
   events: readonly IntegrationEvent[],
   now: Date,
+  guard?: string,
 ): { ctes: string[]; params: unknown[] } {
   const ctes: string[] = [];
   const params: unknown[] = [];
   if (entries.length > 0) {
     const rows = entries.map((entry) => ({ ...entry, id: entry.id ?? newId(), at: entry.at ?? now }));
-    ctes.push(`journal_entries AS (${insertActivitySql(first)})`);
+    ctes.push(`journal_entries AS (${insertActivitySql(first, guard)})`);
     params.push(...activityParams(accountId, rows));
   }
   if (events.length > 0) {
-    ctes.push(`journal_events AS (${insertOutboxSql(first + params.length)})`);
+    ctes.push(`journal_events AS (${insertOutboxSql(first + params.length, guard)})`);
     params.push(...outboxParams(events));
   }
   return { ctes, params };

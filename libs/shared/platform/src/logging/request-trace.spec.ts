@@ -49,10 +49,11 @@ describe('request trace', () => {
     expect(requestIdOfEvent(event(withRequestTrace({ ...SYSTEM_ACTOR }, null)))).toBeNull();
   });
 
-  it('the outbox insert gets the request ids as its 7th parameter, in event order', () => {
+  it('the outbox insert gets the request ids in its one JSON parameter, in event order', () => {
     const params = outboxParams([event(requestActor('abc')), event(SYSTEM_ACTOR)]);
-    expect(params).toHaveLength(7);
-    expect(params[6]).toEqual(['abc', null]);
+    expect(params).toHaveLength(1);
+    const rows = JSON.parse(params[0] as string) as { request_id: string | null }[];
+    expect(rows.map((row) => row.request_id)).toEqual(['abc', null]);
   });
 
   it('worker log lines name request_id, account_id and event_id', () => {

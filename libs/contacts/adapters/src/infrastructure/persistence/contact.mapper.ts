@@ -110,6 +110,9 @@ const CONTACT_COLUMNS: ReadonlyArray<readonly [column: string, property: keyof C
 
 const JSONB_COLUMNS = new Set(['custom_fields', 'attribution']);
 
+/** The column list of a contact insert. */
+const INSERT_COLUMNS = CONTACT_COLUMNS.map(([column]) => column).join(', ');
+
 /** Parameter placeholders appended to a shared parameter list (`$n` numbering across a whole statement). */
 export class SqlParameters {
   readonly values: unknown[] = [];
@@ -141,22 +144,26 @@ export const ContactSql = {
   /**
    * CTEs (no leading `WITH`) inserting the contact (`<prefix>_contact`) and its primary identities
    * (`<prefix>_identities`); a unique violation of `contact_identities_unique` means another contact holds one.
+   * The contact is ONE JSON parameter typed by the table (`jsonb_populate_record`), the identities another
+   * (issue 11: two strings to serialise instead of thirty-seven values). With `guard` (a boolean SQL
+   * expression of the statement), nothing is inserted unless it holds.
    */
-  insertCtes(contact: ContactState, params: SqlParameters, prefix = 'new'): string {
+  insertCtes(contact: ContactState, params: SqlParameters, prefix = 'new', guard?: string): string {
     const record = ContactMapper.toRecord(contact) as unknown as Record<string, unknown>;
-    const columns = CONTACT_COLUMNS.map(([column]) => column).join(', ');
-    const values = CONTACT_COLUMNS.map(([column, property]) =>
-      JSONB_COLUMNS.has(column) ? params.add(JSON.stringify(record[property] ?? {}), '::jsonb') : params.add(record[property] ?? null),
-    ).join(', ');
+    const row: Record<string, unknown> = {};
+    for (const [column, property] of CONTACT_COLUMNS) row[column] = record[property] ?? (JSONB_COLUMNS.has(column) ? {} : null);
     const identities = [
-      ...(contact.email ? [['email', contact.email]] : []),
-      ...(contact.phone ? [['phone', contact.phone]] : []),
+      ...(contact.email ? [{ kind: 'email', value: contact.email }] : []),
+      ...(contact.phone ? [{ kind: 'phone', value: contact.phone }] : []),
     ];
-    return `${prefix}_contact AS (INSERT INTO contacts.contacts (${columns}) VALUES (${values})),
+    const where = guard ? ` WHERE ${guard}` : '';
+    return `${prefix}_contact AS (
+        INSERT INTO contacts.contacts (${INSERT_COLUMNS})
+        SELECT ${INSERT_COLUMNS} FROM jsonb_populate_record(NULL::contacts.contacts, ${params.add(JSON.stringify(row), '::jsonb')})${where}),
       ${prefix}_identities AS (
         INSERT INTO contacts.contact_identities (account_id, contact_id, kind, value, is_primary, created_at)
         SELECT ${params.add(contact.accountId, '::uuid')}, ${params.add(contact.id, '::uuid')}, i.kind, i.value, true, ${params.add(contact.createdAt, '::timestamptz')}
-          FROM unnest(${params.add(identities.map(([kind]) => kind), '::text[]')}, ${params.add(identities.map(([, value]) => value), '::text[]')}) AS i(kind, value))`;
+          FROM jsonb_to_recordset(${params.add(JSON.stringify(identities), '::jsonb')}) AS i(kind text, value text)${where})`;
   },
 };
 

@@ -1,5 +1,7 @@
 import type { AccountId, IntegrationEvent, JournalEntry } from '@leadflow/shared-kernel';
 import type { ContactState } from '../../domain/contact.aggregate';
+import type { Identity } from '../../domain/contact-identity';
+import type { IdentityOwner } from './contact-identity.repository.port';
 
 /** One recorded capture (outcome `created`): opens the contact's 5 minute window. */
 export interface LeadCaptureRecord {
@@ -38,7 +40,23 @@ export abstract class LeadCaptureLog {
    * identity index refuses one of the new contact's identities (a concurrent capture won the race).
    */
   abstract record(accountId: AccountId, capture: LeadCaptureRecord, writes?: LeadCaptureWrites): Promise<void>;
+  /**
+   * A new person's capture in ONE statement that checks the person's identities first (issue 11: one
+   * round trip): when none of `lookups` is stored (primary or secondary, any contact), records the capture
+   * with `writes` as {@link record} does and answers `{ recorded: true }`; otherwise writes nothing and
+   * answers the owners of the stored ones, as `ContactIdentityRepository.findIdentityOwners` would.
+   * Throws `IdentityTakenError` when a concurrent capture of the same person inserted one meanwhile.
+   */
+  abstract recordIfNewPerson(
+    accountId: AccountId,
+    lookups: readonly Identity[],
+    capture: LeadCaptureRecord,
+    writes: LeadCaptureWrites,
+  ): Promise<NewPersonCapture>;
 }
+
+/** What {@link LeadCaptureLog.recordIfNewPerson} did: recorded, or nothing because these owners hold an identity. */
+export type NewPersonCapture = { recorded: true } | { recorded: false; owners: IdentityOwner[] };
 
 /** What the SMS bot needs to take over a captured lead. */
 export interface SmsHandOff {

@@ -6,13 +6,14 @@ import { Contact } from '../../../domain/contact.aggregate';
 import { IdentityTakenError } from '../../../domain/contacts.errors';
 import { IgnoredFields } from '../../../domain/lead-capture/ignored-fields';
 import { decideLeadOutcome } from '../../../domain/lead-capture/lead-capture-outcome';
+import type { Identity } from '../../../domain/contact-identity';
 import { leadIdentityLookups, LeadIdentityMatch, matchLeadIdentity } from '../../../domain/lead-capture/lead-identity';
 import { DEFAULT_TAG_COLOR } from '../../../domain/tag-rules';
 import { stageChanged, writeLeadEnrichment } from '../../lead-contact/lead-contact.writes';
 import { ContactsRepository } from '../../ports/contacts.repository.port';
-import { ContactIdentityRepository } from '../../ports/contact-identity.repository.port';
+import { ContactIdentityRepository, IdentityOwner } from '../../ports/contact-identity.repository.port';
 import { TagRepository, TagState } from '../../ports/tag.repository.port';
-import { LeadCaptureLog } from '../../ports/lead-capture.ports';
+import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites } from '../../ports/lead-capture.ports';
 import { integrationEvent, toContactView } from '../../views';
 import type { LeadCaptureOutcome } from './capture-lead.presenter';
 import type { ResolvedRequest } from './capture-lead.resolver';
@@ -27,8 +28,10 @@ class CaptureRaceLost extends Error {}
  * Lead capture's writes (the transaction script), once the request is resolved: the person is matched
  * by email, then phone (primary or secondary details alike; email wins when they name two contacts).
  * A new person whose tags all exist is recorded in ONE statement, atomic on its own and without a
- * transaction ({@link LeadCaptureLog.record} with the journal: contact, identities, tags attached,
- * capture row, activity entry and outbox events; 2 round trips with the identity read). Otherwise one
+ * transaction, that reads the identities first and writes only if none is stored
+ * ({@link LeadCaptureLog.recordIfNewPerson}: contact, identities, tags attached, capture row, activity
+ * entry and outbox events; one round trip in all). When the person exists, that statement answers who
+ * holds the identities (nothing written) and the capture goes on as below. Otherwise one
  * transaction: the missing tags are created, or the existing contact is locked, its last capture read,
  * it is enriched without overwriting filled fields, and the outcome decided (`decideLeadOutcome`;
  * only `created` records the capture). A lost identity race (`IdentityTakenError`, or the matched
@@ -48,15 +51,21 @@ export class LeadCaptureTransaction {
 
   /** Matches, writes and decides; the outcome, for the presenter. */
   async run(accountId: AccountId, request: ResolvedRequest, actor: Actor): Promise<LeadCaptureOutcome> {
+    const lookups = leadIdentityLookups(request.data.email, request.data.phone);
     for (let attempt = 1; ; attempt++) {
       try {
-        const ignored = request.lead.ignored.clone();
-        const match = matchLeadIdentity(await this.identities.findIdentityOwners(accountId, leadIdentityLookups(request.data.email, request.data.phone)));
-        if (match.contactId === null && this.allTagsKnown(request)) {
-          // a new person whose tags all exist: one statement, atomic on its own (no BEGIN/COMMIT round trips)
-          return await this.recordNewPerson(accountId, request, ignored, actor);
+        let owners: IdentityOwner[];
+        if (this.allTagsKnown(request)) {
+          // a new person whose tags all exist: ONE statement checks the identities and writes only if none is
+          // stored (atomic on its own, no BEGIN/COMMIT); else it answers who holds them and nothing is written
+          const tried = await this.recordNewPerson(accountId, request, lookups, actor);
+          if (tried.outcome) return tried.outcome;
+          owners = tried.owners;
+        } else {
+          owners = await this.identities.findIdentityOwners(accountId, lookups);
         }
-        return await this.unitOfWork.run(() => this.capture(accountId, request, match, ignored, actor));
+        const match = matchLeadIdentity(owners);
+        return await this.unitOfWork.run(() => this.capture(accountId, request, match, request.lead.ignored.clone(), actor));
       } catch (error) {
         const raced = error instanceof IdentityTakenError || error instanceof CaptureRaceLost;
         if (!raced || attempt >= MAX_ATTEMPTS) throw error;
@@ -84,12 +93,24 @@ export class LeadCaptureTransaction {
     return request.lead.tags.every((name) => request.knownTags.has(name));
   }
 
-  /** A new person: the contact with its identities, tags, capture row, activity entry and outbox events in one statement. */
-  private recordNewPerson(accountId: AccountId, request: ResolvedRequest, ignored: IgnoredFields, actor: Actor): Promise<LeadCaptureOutcome> {
+  /**
+   * A new person: the contact with its identities, tags, capture row, activity entry and outbox events in
+   * one statement, written only if none of `lookups` is stored; the owners of those stored otherwise.
+   */
+  private async recordNewPerson(
+    accountId: AccountId,
+    request: ResolvedRequest,
+    lookups: readonly Identity[],
+    actor: Actor,
+  ): Promise<{ outcome: LeadCaptureOutcome; owners?: undefined } | { outcome?: undefined; owners: IdentityOwner[] }> {
     const now = this.clock.now();
     const contact = Contact.fromLead(request.data, request.placement, { id: newId(), accountId, source: 'api', systemId: request.systemId, now, definitions: [] });
+    const tags = await this.tagsFor(accountId, request, now);
+    const { capture, writes } = this.captureWrites(accountId, request, contact, true, tags, actor, now);
     // IdentityTakenError when a concurrent capture of the same person won: the attempt is retried and finds its contact
-    return this.record(accountId, request, contact, true, ignored, actor, now);
+    const result = await this.captures.recordIfNewPerson(accountId, lookups, capture, writes);
+    if (!result.recorded) return { owners: result.owners };
+    return { outcome: createdOutcome(capture, request.lead.ignored.clone()) };
   }
 
   /**
@@ -149,9 +170,24 @@ export class LeadCaptureTransaction {
     actor: Actor,
     now: Date,
   ): Promise<LeadCaptureOutcome> {
+    const tags = await this.tagsFor(accountId, request, now);
+    const { capture, writes } = this.captureWrites(accountId, request, contact, contactWasNew, tags, actor, now);
+    await this.captures.record(accountId, capture, writes);
+    return createdOutcome(capture, ignored);
+  }
+
+  /** The capture row of outcome `created` and what it writes with it: the new contact, the tags attached, the activity entry and the outbox events. */
+  private captureWrites(
+    accountId: AccountId,
+    request: ResolvedRequest,
+    contact: Contact,
+    contactWasNew: boolean,
+    tags: readonly TagState[],
+    actor: Actor,
+    now: Date,
+  ): { capture: LeadCaptureRecord; writes: LeadCaptureWrites } {
     const { lead, data } = request;
     const state = contact.snapshot;
-    const tags = await this.tagsFor(accountId, request, now);
     const captureId = newId();
     const activityId = newId();
     const entry: JournalEntry = {
@@ -194,11 +230,14 @@ export class LeadCaptureTransaction {
       ...(contactWasNew && state.stageId !== null ? [stageChanged(accountId, actor, now, state.id, state.pipelineId, null, state.stageId)] : []),
       integrationEvent(CONTACT_EVENTS.leadCreated, accountId, actor, now, payload),
     ];
-    await this.captures.record(
-      accountId,
-      { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now },
-      { newContact: contactWasNew ? state : undefined, tagIds: tags.map((tag) => tag.id), journal: { entries: [entry], events } },
-    );
-    return { status: 'created', contactId: state.id, contactWasNew, ignored, activityId, originalCreatedAt: now };
+    return {
+      capture: { id: captureId, contactId: state.id, activityId, contactWasNew, capturedAt: now },
+      writes: { newContact: contactWasNew ? state : undefined, tagIds: tags.map((tag) => tag.id), journal: { entries: [entry], events } },
+    };
   }
+}
+
+/** The presenter's outcome of a recorded capture. */
+function createdOutcome(capture: LeadCaptureRecord, ignored: IgnoredFields): LeadCaptureOutcome {
+  return { status: 'created', contactId: capture.contactId, contactWasNew: capture.contactWasNew, ignored, activityId: capture.activityId, originalCreatedAt: capture.capturedAt };
 }
