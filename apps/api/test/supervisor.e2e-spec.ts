@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { AddressInfo, connect, createServer, Socket } from 'node:net';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 
@@ -10,7 +11,8 @@ import { createTestServices, TestServices } from '@leadflow/shared-testing';
  * `node tools/scripts/start.mjs` on a database and Redis prefix of its own, with API_PROCESSES=2.
  * The steps run in order on one supervisor: two api processes serve the one port, a killed worker
  * or api process is restarted while the port keeps answering, and SIGTERM stops everything
- * gracefully (the in-flight request finishes) with exit code 0 and no process left behind.
+ * gracefully (the in-flight request finishes) with exit code 0 and no process left behind. The worker
+ * runs at a lower CPU priority (nice WORKER_NICE, default 10; issue 11), the api processes at the supervisor's (0).
  */
 const ROOT = join(__dirname, '..', '..', '..');
 const API_ENTRY = 'apps/api/src/main.ts';
@@ -176,6 +178,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     };
     delete env.ADMIN_TOKEN;
     delete env.PUBLIC_BASE_URL;
+    delete env.WORKER_NICE; // the default, 10
     start = spawn(process.execPath, ['tools/scripts/start.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     exited = new Promise((resolve) => start.once('exit', (code, signal) => resolve({ code, signal })));
     start.stdout!.on('data', (data: Buffer) => (output += data.toString()));
@@ -205,6 +208,13 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     expect(output).toContain(`2 api process(es) sharing port ${port} and 1 worker`);
   }, 20_000);
 
+  it('runs the worker at nice 10 (WORKER_NICE unset) and the api processes at nice 0', () => {
+    expect(getPriority(start.pid!)).toBe(0);
+    expect(workers().map((proc) => getPriority(proc.pid))).toEqual([10]);
+    expect(apis().map((proc) => getPriority(proc.pid))).toEqual([0, 0]);
+    expect(output).not.toContain("could not lower the worker's priority");
+  });
+
   it('restarts a worker killed with SIGKILL (after 1 s, then 2 s when it dies again) while the api keeps answering /health', async () => {
     const [worker] = workers();
     process.kill(worker.pid, 'SIGKILL');
@@ -216,6 +226,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     // The process may be seen before the supervisor's line about it has reached our pipe.
     await waitFor('the supervisor reporting the second worker', () => output.includes(`[start] worker started (pid ${second.pid})`) || undefined, 5_000);
     expect(output).toContain(`[start] worker started (pid ${second.pid})`);
+    expect(getPriority(second.pid)).toBe(10); // a restarted worker is lowered again
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${worker.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 1 s \\(restart 1 in a row\\)`));
     expect(workers()).toHaveLength(1);
     expect(await health(port)).toBe(200);
@@ -226,6 +237,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     await waitFor('the supervisor reporting the third worker', () => output.includes(`[start] worker started (pid ${third.pid})`) || undefined, 5_000);
     expect(output).toMatch(new RegExp(`\\[start\\] worker \\(pid ${second.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 2 s \\(restart 2 in a row\\)`));
     expect(output).toContain(`[start] worker started (pid ${third.pid})`);
+    expect(getPriority(third.pid)).toBe(10);
     expect(workers()).toHaveLength(1);
     expect(await health(port)).toBe(200);
   }, 30_000);
@@ -242,6 +254,7 @@ describe('npm start supervisor: API_PROCESSES api processes on one port, dead pr
     const replacement = await waitFor('a new api process', () => remember(apis()).find((proc) => proc.pid !== victim.pid && proc.pid !== survivor.pid), 10_000);
     expect(output).toMatch(new RegExp(`\\[start\\] api#\\d \\(pid ${victim.pid}\\) exited \\(signal SIGKILL\\) after [\\d.]+ s; restarting in 1 s`));
     expect(await apisServing(2, 25_000)).toEqual(sorted([survivor.pid, replacement.pid]));
+    expect(getPriority(replacement.pid)).toBe(0);
   }, 35_000);
 
   it('stops every process gracefully on SIGTERM (the in-flight request finishes), exits 0 and leaves no process behind', async () => {

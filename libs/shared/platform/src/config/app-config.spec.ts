@@ -72,6 +72,19 @@ describe('AppConfig validation', () => {
     expect(new AppConfig({ WORKER_HEALTH_PORT: '3100' }).workerHealthPort).toBe(3100);
   });
 
+  it('WORKER_NICE (an integer from 0 to 19) and DATABASE_PREPARED_STATEMENTS (true or false) are checked, so npm start stops on them too', () => {
+    for (const value of ['42', '20', '-1', '5.5', 'low']) {
+      expect(problemsOf({ WORKER_NICE: value })).toEqual([`WORKER_NICE=${value}: expected an integer between 0 and 19`]);
+    }
+    expect(problemsOf({ WORKER_NICE: '' })).toEqual(['WORKER_NICE="": expected an integer between 0 and 19']);
+    for (const value of ['no', 'FALSE', '0']) {
+      expect(problemsOf({ DATABASE_PREPARED_STATEMENTS: value })).toEqual([`DATABASE_PREPARED_STATEMENTS=${value}: expected true or false`]);
+    }
+    for (const env of [{ WORKER_NICE: '0' }, { WORKER_NICE: '19' }, { DATABASE_PREPARED_STATEMENTS: 'false' }, { DATABASE_PREPARED_STATEMENTS: 'true' }]) {
+      expect(() => new AppConfig(env)).not.toThrow();
+    }
+  });
+
   it('secret values are not echoed: SECRET_ENCRYPTION_KEY, DATABASE_URL, SMTP_URL', () => {
     expect(problemsOf({ SECRET_ENCRYPTION_KEY: 'tooshort' })).toEqual(['SECRET_ENCRYPTION_KEY=(hidden, 8 characters): expected 32 bytes, hex or base64']);
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([

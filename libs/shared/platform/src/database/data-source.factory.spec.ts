@@ -1,0 +1,27 @@
+import { dataSourceOptions } from './data-source.factory';
+import { PreparedStatementClient } from './prepared-statement.client';
+
+/** Issue 11: the pool's connections are PreparedStatementClients unless DATABASE_PREPARED_STATEMENTS=false (PgBouncer in transaction mode). */
+describe('dataSourceOptions: the pool client', () => {
+  const saved = process.env.DATABASE_PREPARED_STATEMENTS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.DATABASE_PREPARED_STATEMENTS;
+    else process.env.DATABASE_PREPARED_STATEMENTS = saved;
+  });
+
+  const extraOf = () => dataSourceOptions('postgres://postgres@127.0.0.1:5432/leadflow').extra as { Client?: unknown; max: number };
+
+  it('uses PreparedStatementClient by default (DATABASE_PREPARED_STATEMENTS unset or true)', () => {
+    delete process.env.DATABASE_PREPARED_STATEMENTS;
+    expect(extraOf().Client).toBe(PreparedStatementClient);
+    process.env.DATABASE_PREPARED_STATEMENTS = 'true';
+    expect(extraOf().Client).toBe(PreparedStatementClient);
+  });
+
+  it("DATABASE_PREPARED_STATEMENTS=false leaves pg's own Client (no extra.Client), the pool size unchanged", () => {
+    process.env.DATABASE_PREPARED_STATEMENTS = 'false';
+    const extra = extraOf();
+    expect(extra).not.toHaveProperty('Client');
+    expect(extra.max).toBe(Number(process.env.DATABASE_POOL_SIZE ?? 10));
+  });
+});

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { Client, QueryResult } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source.factory';
+import { PREPARED_STATEMENTS_PER_CONNECTION, PreparedStatementClient } from '../src/database/prepared-statement.client';
+
+/**
+ * Issue 11 (hot path), PreparedStatementClient on real PostgreSQL: what a connection holds prepared is read
+ * from `pg_prepared_statements` on that same connection (a query without parameters, so the probe itself
+ * is never prepared). A scratch database of this file's own, created on the tier's server and dropped after.
+ */
+interface PreparedRow {
+  name: string;
+  statement: string;
+}
+
+const serverUrl = new URL(process.env.LEADFLOW_TEST_TEMPLATE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+const databaseName = `leadflow_test_ps_${randomBytes(6).toString('hex')}`;
+const databaseUrl = (() => {
+  const url = new URL(serverUrl.toString());
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+})();
+
+async function onAdmin(sql: string): Promise<void> {
+  const url = new URL(serverUrl.toString());
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The statements this connection holds prepared (simple protocol: the probe is not one of them). */
+async function preparedOn(client: Client): Promise<PreparedRow[]> {
+  return (await client.query<PreparedRow>('SELECT name, statement FROM pg_prepared_statements ORDER BY prepare_time, name')).rows;
+}
+
+const statementsWithText = async (client: Client, text: string) => (await preparedOn(client)).filter((row) => row.statement === text);
+
+describe('PreparedStatementClient: parameterised statements as named prepared statements, per connection', () => {
+  const clients: Client[] = [];
+
+  /** A new connection through the client under test. */
+  async function connect(): Promise<PreparedStatementClient> {
+    const client = new PreparedStatementClient({ connectionString: databaseUrl });
+    clients.push(client);
+    await client.connect();
+    return client;
+  }
+
+  beforeAll(async () => {
+    await onAdmin(`CREATE DATABASE "${databaseName}"`);
+    const setup = new Client({ connectionString: databaseUrl });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE TABLE ps_items (id int PRIMARY KEY, name text NOT NULL);
+        INSERT INTO ps_items VALUES (1, 'one'), (2, 'two'), (3, 'three');
+        CREATE TABLE ps_altered (id int PRIMARY KEY);
+        INSERT INTO ps_altered VALUES (1);
+        CREATE TABLE ps_altered_in_transaction (id int PRIMARY KEY);
+        INSERT INTO ps_altered_in_transaction VALUES (1);`);
+    } finally {
+      await setup.end();
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    await onAdmin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => undefined);
+  });
+
+  it('a parameterised statement run twice on one connection is prepared once, and the second run answers its own rows', async () => {
+    const client = await connect();
+    const text = 'SELECT id, name FROM ps_items WHERE id = $1';
+
+    expect((await client.query(text, [1])).rows).toEqual([{ id: 1, name: 'one' }]);
+    expect((await client.query(text, [2])).rows).toEqual([{ id: 2, name: 'two' }]);
+
+    const prepared = await statementsWithText(client, text);
+    expect(prepared).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
+    expect(await preparedOn(client)).toHaveLength(1);
+  });
+
+  it('a statement without parameters (none, or an empty list) keeps the simple protocol: nothing prepared', async () => {
+    const client = await connect();
+
+    expect((await client.query('SELECT id FROM ps_items ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect((await client.query('SELECT name FROM ps_items WHERE id = 3', [])).rows).toEqual([{ name: 'three' }]);
+    expect((await client.query({ text: 'SELECT count(*)::int AS n FROM ps_items' })).rows).toEqual([{ n: 3 }]);
+
+    expect(await preparedOn(client)).toEqual([]);
+  });
+
+  it(`beyond PREPARED_STATEMENTS_PER_CONNECTION (${PREPARED_STATEMENTS_PER_CONNECTION}) distinct texts the least recently used is deallocated, and runs again when asked`, async () => {
+    const client = await connect();
+    const text = (i: number) => `SELECT $1::int + ${i} AS n`;
+    for (let i = 0; i < PREPARED_STATEMENTS_PER_CONNECTION; i++) await client.query(text(i), [1]);
+    expect(await preparedOn(client)).toHaveLength(PREPARED_STATEMENTS_PER_CONNECTION);
+
+    // Text 0 used again: text 1 is now the least recently used.
+    expect((await client.query(text(0), [5])).rows).toEqual([{ n: 5 }]);
+    expect((await client.query(text(PREPARED_STATEMENTS_PER_CONNECTION), [1])).rows).toEqual([{ n: 1 + PREPARED_STATEMENTS_PER_CONNECTION }]);
+
+    let statements = (await preparedOn(client)).map((row) => row.statement);
+    expect(statements).toHaveLength(PREPARED_STATEMENTS_PER_CONNECTION);
+    expect(statements).not.toContain(text(1));
+    expect(statements).toContain(text(0));
+    expect(statements).toContain(text(PREPARED_STATEMENTS_PER_CONNECTION));
+
+    // The evicted text still runs (prepared again, under a new name), evicting the next oldest (text 2).
+    expect((await client.query(text(1), [41])).rows).toEqual([{ n: 42 }]);
+    statements = (await preparedOn(client)).map((row) => row.statement);
+    expect(statements).toHaveLength(PREPARED_STATEMENTS_PER_CONNECTION);
+    expect(statements).toContain(text(1));
+    expect(statements).not.toContain(text(2));
+    expect(new Set(statements).size).toBe(PREPARED_STATEMENTS_PER_CONNECTION);
+  });
+
+  it('after ALTER TABLE … ADD COLUMN the prepared SELECT * fails once with SQLSTATE 0A000 (passed on), then is prepared again and succeeds', async () => {
+    const client = await connect();
+    const text = 'SELECT * FROM ps_altered WHERE id = $1';
+    expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
+    const [before] = await statementsWithText(client, text);
+
+    await client.query(`ALTER TABLE ps_altered ADD COLUMN label text NOT NULL DEFAULT 'new'`);
+
+    await expect(client.query(text, [1])).rejects.toMatchObject({ code: '0A000', message: 'cached plan must not change result type' });
+    expect((await client.query(text, [1])).rows).toEqual([{ id: 1, label: 'new' }]);
+    const after = await statementsWithText(client, text);
+    expect(after).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
+    expect(after[0].name).not.toBe(before.name);
+  });
+
+  it('the 0A000 failure inside a transaction aborts only that transaction: after ROLLBACK the statement is prepared again and succeeds', async () => {
+    const client = await connect();
+    const text = 'SELECT * FROM ps_altered_in_transaction WHERE id = $1';
+    expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
+    await client.query(`ALTER TABLE ps_altered_in_transaction ADD COLUMN label text NOT NULL DEFAULT 'new'`);
+
+    await client.query('BEGIN');
+    await expect(client.query(text, [1])).rejects.toMatchObject({ code: '0A000' });
+    await client.query('ROLLBACK');
+
+    expect((await client.query(text, [1])).rows).toEqual([{ id: 1, label: 'new' }]);
+    expect((await client.query(text, [2])).rows).toEqual([]);
+  });
+
+  it('the callback form client.query(text, values, callback) is prepared too, and passes errors to the callback', async () => {
+    const client = await connect();
+    const text = 'SELECT name FROM ps_items WHERE id = $1';
+    const run = (values: unknown[]) =>
+      new Promise<{ error: Error | null; result?: QueryResult }>((resolve) => {
+        const returned = client.query(text, values, (error: Error | null, result?: QueryResult) => resolve({ error, result }));
+        expect(returned).toBeUndefined();
+      });
+
+    const first = await run([1]);
+    const second = await run([3]);
+    expect(first.error).toBeNull();
+    expect(first.result?.rows).toEqual([{ name: 'one' }]);
+    expect(second.result?.rows).toEqual([{ name: 'three' }]);
+    expect(await statementsWithText(client, text)).toHaveLength(1);
+
+    const failed = await run(['not-a-number']);
+    expect(failed.error).toMatchObject({ code: '22P02' });
+    expect((await run([2])).result?.rows).toEqual([{ name: 'two' }]);
+  });
+
+  it("a DataSource from dataSourceOptions prepares TypeORM's parameterised queries on its pooled connections", async () => {
+    const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      const text = 'SELECT name FROM ps_items WHERE id = $1';
+      expect(await runner.query(text, [2])).toEqual([{ name: 'two' }]);
+      expect(await runner.query(text, [3])).toEqual([{ name: 'three' }]);
+      const prepared = (await runner.query('SELECT name, statement FROM pg_prepared_statements')) as PreparedRow[];
+      expect(prepared.filter((row) => row.statement === text)).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
+  });
+});
