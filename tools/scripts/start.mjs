@@ -35,6 +35,7 @@
 // TypeScript runs through @swc-node/register with SWCRC=true: the root .swcrc (legacy decorators,
 // decorator metadata for Nest DI, no define semantics for class fields), the settings Jest uses.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import cluster from 'node:cluster';
 import { availableParallelism, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -77,6 +78,9 @@ if (!Number.isInteger(WORKER_NICE) || WORKER_NICE < 0 || WORKER_NICE > 19) {
   process.exit(1);
 }
 
+/** coreutils' nice(1): runs a command at a lower priority (same pid: it execs the command). */
+const NICE_BINARY = '/usr/bin/nice';
+
 /** Lowers the priority of the process `pid` to `nice` (never raises it: that needs privileges). */
 function lowerPriority(pid, nice) {
   if (nice === 0 || pid === undefined) return;
@@ -93,12 +97,17 @@ function lowerPriority(pid, nice) {
  * order, complete once `exited` resolved). Children keep an IPC channel to this process, so they stop
  * when it is gone.
  */
-function spawnTs(entry) {
-  const child = spawn(process.execPath, [...TS_ARGS, entry], {
+function spawnTs(entry, nice = 0) {
+  // Started through nice(1) when it exists, so every thread of the process (V8's and libuv's included)
+  // runs at that priority from its first instruction; else lowered once started (main thread and later ones).
+  const niced = nice > 0 && existsSync(NICE_BINARY);
+  const [command, args] = niced ? [NICE_BINARY, ['-n', String(nice), process.execPath, ...TS_ARGS, entry]] : [process.execPath, [...TS_ARGS, entry]];
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...childEnv },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
+  if (nice > 0 && !niced) lowerPriority(child.pid, nice);
   const messages = [];
   let markReady;
   const ready = new Promise((resolve) => (markReady = resolve));
@@ -264,11 +273,7 @@ function supervise(label, start) {
 }
 
 for (let i = 1; i <= API_PROCESSES; i++) supervise(`api#${i}`, forkApi);
-supervise('worker', () => {
-  const worker = spawnTs('apps/worker/src/main.ts');
-  lowerPriority(worker.pid, WORKER_NICE);
-  return worker;
-});
+supervise('worker', () => spawnTs('apps/worker/src/main.ts', WORKER_NICE));
 say(`${API_PROCESSES} api process(es) sharing port ${process.env.PORT ?? 3000} and 1 worker starting; Ctrl-C stops them all`);
 setTimeout(() => announce('timeout'), READY_TIMEOUT_MS).unref();
 

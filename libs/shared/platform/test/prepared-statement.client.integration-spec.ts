@@ -135,7 +135,7 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
     expect(after[0].name).not.toBe(before.name);
   });
 
-  it('the 0A000 failure inside a transaction aborts only that transaction: after ROLLBACK the statement is prepared again and succeeds', async () => {
+  it('the 0A000 failure inside a transaction aborts only that transaction: after ROLLBACK the statement is prepared again and succeeds, and the refused one is deallocated (no leak)', async () => {
     const client = await connect();
     const text = 'SELECT * FROM ps_altered_in_transaction WHERE id = $1';
     expect((await client.query(text, [1])).rows).toEqual([{ id: 1 }]);
@@ -147,9 +147,10 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
 
     expect((await client.query(text, [1])).rows).toEqual([{ id: 1, label: 'new' }]);
     expect((await client.query(text, [2])).rows).toEqual([]);
+    expect(await statementsWithText(client, text)).toHaveLength(1);
   });
 
-  it('the callback form client.query(text, values, callback) is prepared too, and passes errors to the callback', async () => {
+  it('the callback form client.query(text, values, callback) keeps pg\'s own behaviour (not prepared) and passes errors to the callback', async () => {
     const client = await connect();
     const text = 'SELECT name FROM ps_items WHERE id = $1';
     const run = (values: unknown[]) =>
@@ -163,7 +164,7 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
     expect(first.error).toBeNull();
     expect(first.result?.rows).toEqual([{ name: 'one' }]);
     expect(second.result?.rows).toEqual([{ name: 'three' }]);
-    expect(await statementsWithText(client, text)).toHaveLength(1);
+    expect(await statementsWithText(client, text)).toHaveLength(0);
 
     const failed = await run(['not-a-number']);
     expect(failed.error).toMatchObject({ code: '22P02' });

@@ -10,8 +10,6 @@ export const PREPARED_STATEMENTS_PER_CONNECTION = 256;
 /** PostgreSQL's "cached plan must not change result type" (a table a prepared `SELECT *` reads was altered). */
 const FEATURE_NOT_SUPPORTED = '0A000';
 
-type QueryCallback = (error: Error | null, result?: unknown) => void;
-
 /**
  * A `pg` client that runs every parameterised statement as a named prepared statement (issue 11,
  * hot path: PostgreSQL's parse and plan were a third of its CPU per lead capture). The first execution of
@@ -19,12 +17,14 @@ type QueryCallback = (error: Error | null, result?: unknown) => void;
  * (`lf1`, `lf2`, …); every later one sends Bind + Execute only, and after five executions PostgreSQL
  * may keep a generic plan (`plan_cache_mode = auto`), so the statement is neither parsed nor planned again.
  *
- * Shapes: statements are keyed by their exact text; names are per connection and never reused, so a
- * deallocation that fails (in an aborted transaction) can never collide with a later statement. At most
- * {@link PREPARED_STATEMENTS_PER_CONNECTION} stay prepared per connection (least recently used first out).
- * Statements without parameters (`BEGIN`, `COMMIT`, DDL, migrations) keep the simple protocol.
- * A statement whose prepared plan PostgreSQL refuses after a schema change (SQLSTATE 0A000) is forgotten,
- * so its next execution prepares it again; the failing execution's error is passed on unchanged.
+ * Shapes: statements are keyed by their exact text; names are per connection and never reused. At most
+ * {@link PREPARED_STATEMENTS_PER_CONNECTION} stay prepared per connection (least recently used first
+ * out): an evicted one is deallocated (`DEALLOCATE`) just before the connection's next statement, in the
+ * same turn (never queued beside a running one); refused there (an aborted transaction), it is tried
+ * again before the next one. Statements without parameters (`BEGIN`, `COMMIT`, DDL, migrations) and the
+ * callback form keep pg's own behaviour (simple protocol, unnamed). A statement whose prepared plan
+ * PostgreSQL refuses after a schema change (SQLSTATE 0A000) is forgotten and deallocated the same way, so
+ * its next execution prepares it again; the failing execution's error is passed on unchanged.
  *
  * Used as the pool's `Client` (`extra.Client` in {@link dataSourceOptions}); TypeORM's repositories,
  * query builders and `manager.query` all go through it unchanged. Not for PgBouncer in transaction mode.
@@ -32,6 +32,8 @@ type QueryCallback = (error: Error | null, result?: unknown) => void;
 export class PreparedStatementClient extends Client {
   /** Statement text → this connection's name for it, in order of last use (oldest first). */
   private readonly prepared = new Map<string, string>();
+  /** Names evicted or refused, to `DEALLOCATE` before this connection's next statement. */
+  private readonly stale: string[] = [];
   private sequence = 0;
 
   constructor(config?: string | ClientConfig) {
@@ -41,17 +43,27 @@ export class PreparedStatementClient extends Client {
   // pg's overloads (string, config object, Query, Submittable; promise or callback) are kept as they are.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0) return super.query(config, values, callback);
-    const text = config;
+    if (typeof config !== 'string' || typeof values === 'function' || typeof callback === 'function') return super.query(config, values, callback);
+    if (this.stale.length === 0) return this.run(config, values);
+    // Deallocated here, in the caller's turn, rather than queued beside a running statement (pg 9 drops that queue).
+    const names = this.stale.splice(0);
+    return super
+      .query(names.map((name) => `DEALLOCATE ${name}`).join('; '))
+      .catch(() => {
+        this.stale.push(...names); // an aborted transaction refuses it: next time
+      })
+      .then(() => this.run(config, values));
+  }
+
+  /** Runs `text`: prepared under this connection's name for it when it has parameters. */
+  private run(text: string, values: unknown): Promise<unknown> {
+    if (!Array.isArray(values) || values.length === 0) return super.query(text, values as unknown[] | undefined);
     const name = this.nameFor(text);
-    if (typeof callback === 'function') {
-      return super.query({ name, text, values }, (error: Error | null, result: unknown) => {
-        if (error) this.forgetOnPlanChange(text, name, error);
-        (callback as QueryCallback)(error, result);
-      });
-    }
     return super.query({ name, text, values }).catch((error: Error) => {
-      this.forgetOnPlanChange(text, name, error);
+      if ((error as { code?: string }).code === FEATURE_NOT_SUPPORTED && this.prepared.get(text) === name) {
+        this.prepared.delete(text);
+        this.retire(name);
+      }
       throw error;
     });
   }
@@ -63,32 +75,21 @@ export class PreparedStatementClient extends Client {
       this.prepared.set(text, known);
       return known;
     }
-    if (this.prepared.size >= PREPARED_STATEMENTS_PER_CONNECTION) this.evictOldest();
+    if (this.prepared.size >= PREPARED_STATEMENTS_PER_CONNECTION) {
+      const [oldest, name] = this.prepared.entries().next().value as [string, string];
+      this.prepared.delete(oldest);
+      this.retire(name);
+    }
     const name = `lf${++this.sequence}`;
     this.prepared.set(text, name);
     return name;
   }
 
-  private evictOldest(): void {
-    const [text, name] = this.prepared.entries().next().value as [string, string];
-    this.prepared.delete(text);
-    const parsed = this.parsedStatements();
-    if (parsed[name] === undefined) return; // never parsed (its Parse failed): nothing on the server
-    delete parsed[name];
-    super.query(`DEALLOCATE ${name}`).catch(() => undefined);
-  }
-
-  private forgetOnPlanChange(text: string, name: string, error: Error): void {
-    if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) return;
-    if (this.prepared.get(text) === name) this.prepared.delete(text);
-    const parsed = this.parsedStatements();
-    if (parsed[name] === undefined) return;
-    delete parsed[name];
-    super.query(`DEALLOCATE ${name}`).catch(() => undefined);
-  }
-
-  /** pg's own record of the statements parsed on this connection (name → text). */
-  private parsedStatements(): Record<string, string> {
-    return (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+  /** Drops `name` from pg's record and queues its `DEALLOCATE` when the server has (or is about to have) it. */
+  private retire(name: string): void {
+    const connection = (this as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements?: Record<string, string> } }).connection;
+    const known = connection.parsedStatements[name] !== undefined || connection.submittedNamedStatements?.[name] !== undefined;
+    delete connection.parsedStatements[name];
+    if (known) this.stale.push(name);
   }
 }
