@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { Clock } from '@leadflow/shared-kernel';
 import { AccountsHttpModule } from '@leadflow/accounts-adapters';
 import { AutomationsHttpModule } from '@leadflow/automations-adapters';
@@ -17,7 +17,6 @@ import {
   AppConfig,
   createValidationPipe,
   ErrorEnvelopeFilter,
-  IdempotencyInterceptor,
   PlatformModule,
 } from '@leadflow/shared-platform';
 import { HealthModule } from './health.module';
@@ -41,8 +40,6 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useClass: ApiRequestGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
-        // The Idempotency-Key rule of every POST /v1 route (honoured unless listed in IDEMPOTENCY_KEY_IGNORED).
-        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

@@ -1,5 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, Optional } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CallHandler, ExecutionContext, INestApplication, Injectable, Logger, NestInterceptor, Optional, RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer, Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -44,8 +45,8 @@ function canonicalBody(body: unknown): string {
 }
 
 /**
- * The Idempotency-Key rule of the public API, applied to every route from one place (registered as the
- * api app's global interceptor; public-api-v1 › Limits; README › Decisions › Newcomer path):
+ * The Idempotency-Key rule of the public API, applied to every route from one place (put on every `POST`
+ * handler by {@link interceptPostRoutes}; public-api-v1 › Limits; README › Decisions › Newcomer path):
  * - Every `POST` under `/v1` (a route ApiRequestGuard authenticated with an API key) reads the header.
  *   A value outside `[a-zA-Z0-9_-]{1,64}` answers 400 `invalid_request` with `details`
  *   `{ field: 'Idempotency-Key', reason: 'invalid_format' }` on every one of them, after authentication
@@ -119,5 +120,30 @@ export class IdempotencyInterceptor implements NestInterceptor {
       this.logger.error({ err: error, request_id: request.id }, 'Idempotency-Key response could not be stored');
     });
     return body;
+  }
+}
+
+/**
+ * Puts `interceptor` on every `POST` handler of the application's controllers (a method-level
+ * interceptor, first of that handler's), instead of registering it as a global interceptor (issue 11: a
+ * route with any interceptor runs through Nest's RxJS pipeline, about a tenth of a `GET`'s CPU, and the
+ * Idempotency-Key rule only concerns `POST`: it passes every other method through untouched). An
+ * interceptor of an earlier application (another app built in the same process) is replaced. Call it
+ * between `NestFactory.create` and `app.init()`, when the routes are built.
+ */
+export function interceptPostRoutes(app: INestApplication, interceptor: IdempotencyInterceptor): void {
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const prototype = (wrapper.metatype as (new (...args: never[]) => unknown) | null)?.prototype as Record<string, unknown> | undefined;
+      if (!prototype) continue;
+      for (const name of Object.getOwnPropertyNames(prototype)) {
+        const handler = name === 'constructor' ? undefined : prototype[name];
+        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.POST) continue;
+        const others = ((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []).filter(
+          (existing) => !(existing instanceof IdempotencyInterceptor),
+        );
+        Reflect.defineMetadata(INTERCEPTORS_METADATA, [interceptor, ...others], handler);
+      }
+    }
   }
 }
