@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, SecureContext } from 'node:tls';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppConfig } from '@leadflow/shared-platform';
@@ -10,9 +10,22 @@ import { TargetGuard, TargetRefusedError } from './target-guard';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
+ * The TLS context of every delivery connection: Node's default trust store, plus the PEM of `caPem`
+ * (`WEBHOOK_CA_FILE`) when given. Built once per client and handed to each connection as `secureContext`
+ * (issue 11, soak: worker RSS). Given `ca` instead, `tls.connect` builds a new context for every
+ * connection, refused ones included: the ~140 root certificates parsed again (~40 ms of CPU) into ~1 MB
+ * of OpenSSL memory outside the V8 heap, which the GC does not see and malloc does not give back, so the
+ * worker's RSS climbed with every connection the receivers closed (and by gigabytes while a receiver
+ * refused connections).
+ */
+export function webhookSecureContext(caPem: string | null): SecureContext {
+  return caPem ? createSecureContext({ ca: [...rootCertificates, caPem] }) : createSecureContext();
+}
+
+/**
  * {@link WebhookSender}: the delivery HTTP client (undici). One keep-alive `Agent` whose TLS trust store is Node's default
- * plus the PEM of `WEBHOOK_CA_FILE`, and whose socket `lookup` is the SSRF guard's: the connection
- * goes to the checked address. IP-literal URLs are checked before the request. Redirects are not
+ * plus the PEM of `WEBHOOK_CA_FILE` (one {@link webhookSecureContext} shared by all its connections), and whose socket
+ * `lookup` is the SSRF guard's: the connection goes to the checked address. IP-literal URLs are checked before the request. Redirects are not
  * followed (a 3xx is a failed attempt). The response body is read (at most 64 KiB, so the connection
  * can be reused) and its first 1 KiB kept for the delivery log; `Retry-After` (seconds or an HTTP date)
  * is read as milliseconds.
@@ -29,7 +42,7 @@ export class WebhookHttpClient extends WebhookSender implements OnModuleDestroy 
     const extraCa = config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null;
     this.agent = new Agent({
       connect: {
-        ...(extraCa ? { ca: [...rootCertificates, extraCa] } : {}),
+        secureContext: webhookSecureContext(extraCa),
         lookup: guard.lookupFunction(),
         timeout: WEBHOOK_TIMEOUT_MS,
       } as Agent.Options['connect'],
