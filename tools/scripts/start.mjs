@@ -46,7 +46,10 @@ import { createRestartBackoff } from './restart-backoff.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STOP_TIMEOUT_MS = Number(process.env.STOP_TIMEOUT_MS ?? 30_000);
-const TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register', ...(process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [])];
+// --max-semi-space-size=64 (MB): V8's young generation four times its default, so the short-lived objects of
+// a request die in fewer scavenges and fewer are promoted: +5 to +20 % req/s on capture, reads and /v1/me in
+// A/B runs on the 2-core machine (issue 11), for up to ~100 MB more RSS per process.
+const TS_ARGS = ['--enable-source-maps', '--max-semi-space-size=64', '-r', '@swc-node/register', ...(process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [])];
 const READY_TIMEOUT_MS = Number(process.env.READY_TIMEOUT_MS ?? 120_000);
 const LOG_LEVEL = process.env.LOG_LEVEL || 'warn';
 const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1', LOG_LEVEL };
