@@ -1,7 +1,11 @@
 import {
   backlogGrew,
+  CalibrationBisection,
+  CalibrationOutcome,
   CalibrationRound,
   estimateSustainableRate,
+  INITIAL_BISECTION,
+  nextCalibrationRate,
   readingAt,
   redisFlat,
   referenceOffsetSeconds,
@@ -98,6 +102,98 @@ describe('sustainable maximum', () => {
 
   it('falls back to the last estimate, unverified, when every round grew', () => {
     expect(sustainableMaximum([round(750, true), round(130, true)], 110)).toEqual({ sustainable_max_rps: 110, verified: false });
+  });
+});
+
+describe('calibration bisection', () => {
+  const grew = (target_rps: number, created_per_second = 100, delivered_per_second = 100): CalibrationOutcome => ({
+    target_rps,
+    backlog_grew: true,
+    created_per_second,
+    delivered_per_second,
+  });
+  const held = (target_rps: number): CalibrationOutcome => ({ target_rps, backlog_grew: false, created_per_second: 100, delivered_per_second: 100 });
+  const after = (low: number | null, high: number | null, rounds: number, estimate: number | null = null): CalibrationBisection => ({ low, high, rounds, estimate });
+
+  /**
+   * Runs the whole procedure against a service that holds every rate up to `sustains` (req/s), creates
+   * `created(rate)` deliveries per second and delivers `delivered(rate)` per second in a round that grows.
+   */
+  const calibrate = (first: number, sustains: number, created: (rate: number) => number, delivered: (rate: number) => number, maxRounds = 6) => {
+    const rates: number[] = [];
+    const rounds: CalibrationRound[] = [];
+    let state = INITIAL_BISECTION;
+    let rate: number | null = first;
+    while (rate !== null) {
+      const round = { target_rps: rate, backlog_grew: rate > sustains, created_per_second: created(rate), delivered_per_second: delivered(rate) };
+      rates.push(rate);
+      rounds.push(round as CalibrationRound);
+      ({ next: rate, state } = nextCalibrationRate(state, round, { maxRounds, convergedRatio: 1.15 }));
+    }
+    return { rates, state, result: sustainableMaximum(rounds, state.estimate ?? (rates[rates.length - 1] as number)) };
+  };
+
+  it('first round that grew: the delivery-ratio estimate, but never more than half lower', () => {
+    // the soak of 2026-11-25 05:50: the niced worker starved at 1,528 req/s, 50.04 delivered per 723.82 created a second:
+    // the ratio alone says 105 req/s (what round 2 ran at); the bisection runs round 2 at half the rate
+    expect(estimateSustainableRate(1528, 723.82, 50.04)).toBe(105);
+    expect(nextCalibrationRate(INITIAL_BISECTION, grew(1528, 723.82, 50.04))).toEqual({ next: 764, state: after(null, 1528, 1, 764), stop: null });
+    // a ratio estimate above half the rate is taken as it is: 750 × 500/560 = 669.6
+    expect(nextCalibrationRate(INITIAL_BISECTION, grew(750, 560, 500)).next).toBe(669);
+    // odd rates: half rounded up, so never below R / 2
+    expect(nextCalibrationRate(INITIAL_BISECTION, grew(725, 725, 0)).next).toBe(363);
+  });
+
+  it('grown again with nothing held: halves at most again from the new rate', () => {
+    expect(nextCalibrationRate(after(null, 724, 1, 362), grew(362, 362, 10))).toEqual({ next: 181, state: after(null, 362, 2, 181), stop: null });
+  });
+
+  it('held then grown bisects between the highest held and the lowest grown rate', () => {
+    const held362 = nextCalibrationRate(after(null, 724, 1, 362), held(362));
+    expect(held362).toEqual({ next: 543, state: after(362, 724, 2, 362), stop: null });
+    const grew633 = nextCalibrationRate(after(543, 724, 3, 362), grew(633, 633, 1));
+    expect(grew633).toEqual({ next: 588, state: after(543, 633, 4, 362), stop: null }); // the midpoint, not the ratio estimate
+  });
+
+  it('held: low is the highest held rate, high the lowest grown one', () => {
+    expect(nextCalibrationRate(after(400, 600, 3), held(300)).state).toMatchObject({ low: 400, high: 600 });
+    expect(nextCalibrationRate(after(400, 600, 3), grew(700)).state).toMatchObject({ low: 400, high: 600 });
+  });
+
+  it('stops when the held and grown rates are within 15 %', () => {
+    expect(nextCalibrationRate(after(543, 633, 4), grew(588))).toEqual({ next: null, state: after(543, 588, 5), stop: 'converged' }); // 1.083
+    expect(nextCalibrationRate(after(null, 460, 1), held(400))).toEqual({ next: null, state: after(400, 460, 2), stop: 'converged' }); // exactly 1.15
+    expect(nextCalibrationRate(after(null, 461, 1), held(400)).next).toBe(430); // 1.1525
+    expect(nextCalibrationRate(after(null, 2, 1), held(1))).toMatchObject({ next: null, stop: 'converged' }); // no integer rate in between
+  });
+
+  it('stops after a first round that held (nothing grew to narrow towards)', () => {
+    expect(nextCalibrationRate(INITIAL_BISECTION, held(500))).toEqual({ next: null, state: after(500, null, 1), stop: 'held_first' });
+  });
+
+  it('stops at max rounds, keeping the estimate for the unverified answer', () => {
+    expect(nextCalibrationRate(after(300, 600, 5), grew(450))).toEqual({ next: null, state: after(300, 450, 6), stop: 'max_rounds' });
+    expect(nextCalibrationRate(after(null, 800, 3, 400), grew(400, 400, 300), { maxRounds: 4, convergedRatio: 1.15 })).toEqual({
+      next: null,
+      state: after(null, 400, 4, 300),
+      stop: 'max_rounds',
+    });
+    expect(nextCalibrationRate(INITIAL_BISECTION, grew(1, 10, 0))).toMatchObject({ next: null, stop: 'no_lower_rate' });
+  });
+
+  it('sustainable = highest held: a starved first round no longer drags the answer down to its delivery ratio', () => {
+    // a service that holds 560 req/s and creates 724 deliveries per 1,528 requests; the first round at 1,528
+    // delivers 50/s (starved worker), later rounds that grow deliver 250/s
+    const run = calibrate(1528, 560, (rate) => (rate * 724) / 1528, (rate) => (rate === 1528 ? 50 : 250));
+    expect(run.rates).toEqual([1528, 764, 527, 645, 586]); // 764: half, not 105; 527: 764 × 250/362; then midpoints
+    expect(run.state).toMatchObject({ low: 527, high: 586 }); // 586 / 527 = 1.11
+    expect(run.result).toEqual({ sustainable_max_rps: 527, verified: true });
+  });
+
+  it('sustainable = the last estimate, unverified, when every round grew', () => {
+    const run = calibrate(724, 10, (rate) => rate, () => 0, 4);
+    expect(run.rates).toEqual([724, 362, 181, 91]);
+    expect(run.result).toEqual({ sustainable_max_rps: 46, verified: false });
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The pure parts of `npm run bench:soak` (tools/bench/soak.ts; tools/bench/README.md › Soak): the webhook
- * backlog, when a backlog "grows", the estimate of the sustainable rate from one calibration round, and
- * the soak's pass/fail conditions. No I/O here, so tools/bench/soak-calibration.spec.ts tests it as a unit.
+ * backlog, when a backlog "grows", the estimate of the sustainable rate from one calibration round, the
+ * choice of the next calibration rate (a bisection between the highest rate that held and the lowest that
+ * grew), and the soak's pass/fail conditions. No I/O here, so tools/bench/soak-calibration.spec.ts tests it as a unit.
  */
 
 /** One reading of the webhook side of the service during calibration or the soak. */
@@ -71,6 +72,8 @@ export interface CalibrationRound {
   backlog_grew: boolean;
   /** Seconds waited afterwards for the backlog to drain (null: no wait, the last phase). */
   drain_seconds: number | null;
+  /** The bisection after this round ({@link nextCalibrationRate}); absent from a bare {@link summariseRound}. */
+  bisection?: CalibrationStep;
 }
 
 /** Seconds into a phase of `durationSeconds` whose reading is the growth reference: 15, or half a phase shorter than 30 s. */
@@ -140,10 +143,104 @@ export interface SustainableMaximum {
   verified: boolean;
 }
 
-/** {@link SustainableMaximum} of the rounds run; `lastEstimate` is used only when every round grew. */
+/**
+ * {@link SustainableMaximum} of the rounds run; `lastEstimate` (req/s; in the soak the bisection's
+ * `estimate`) is used only when every round grew.
+ */
 export function sustainableMaximum(rounds: readonly CalibrationRound[], lastEstimate: number): SustainableMaximum {
   const held = rounds.filter((round) => !round.backlog_grew).map((round) => round.target_rps);
   return held.length > 0 ? { sustainable_max_rps: Math.max(...held), verified: true } : { sustainable_max_rps: lastEstimate, verified: false };
+}
+
+/**
+ * Where the calibration's bisection stands between rounds (rates in req/s, integers as autocannon's
+ * `overallRate` takes them). The sustainable maximum lies in [low, high).
+ */
+export interface CalibrationBisection {
+  /** Highest round rate whose backlog held (req/s); null until a round held. */
+  low: number | null;
+  /** Lowest round rate whose backlog grew (req/s); null until a round grew. */
+  high: number | null;
+  /** Rounds run so far. */
+  rounds: number;
+  /**
+   * The rate proposed after the last round that grew with nothing held yet, max(delivery-ratio estimate,
+   * half the round's rate) (req/s); null until then. The unverified answer when every round grew.
+   */
+  estimate: number | null;
+}
+
+/** Before the first round: nothing held, nothing grew. */
+export const INITIAL_BISECTION: CalibrationBisection = Object.freeze({ low: null, high: null, rounds: 0, estimate: null });
+
+/** When the bisection stops. */
+export interface BisectionLimits {
+  /** Most rounds, the first included (`SOAK_CALIBRATION_ROUNDS`, default 6). */
+  maxRounds: number;
+  /** Stop once high / low is at most this (1.15: the two rates within 15 % of each other). */
+  convergedRatio: number;
+}
+
+export const DEFAULT_BISECTION_LIMITS: BisectionLimits = { maxRounds: 6, convergedRatio: 1.15 };
+
+/**
+ * Why the bisection stopped after a round (null: it goes on):
+ * - `held_first`: the round held and no rate has grown, so there is nothing above to narrow towards;
+ * - `converged`: high / low ≤ `convergedRatio`, or no integer rate lies strictly between them;
+ * - `max_rounds`: `maxRounds` rounds run;
+ * - `no_lower_rate`: a round at 1 req/s grew with nothing held.
+ */
+export type CalibrationStop = 'held_first' | 'converged' | 'max_rounds' | 'no_lower_rate';
+
+/** The bisection after one round, as written per round in the results file (rates in req/s). */
+export interface CalibrationStep {
+  low: number | null;
+  high: number | null;
+  /** The next round's rate (req/s), null when calibration stops. */
+  next_rps: number | null;
+  stop: CalibrationStop | null;
+}
+
+/** What {@link nextCalibrationRate} reads of a round. */
+export type CalibrationOutcome = Pick<CalibrationRound, 'target_rps' | 'backlog_grew' | 'created_per_second' | 'delivered_per_second'>;
+
+/**
+ * The rate of the next calibration round (req/s), or null to stop, and the bisection after `round`:
+ * - a round that **held**: low = max(low, R); then, if a grown rate `high` is known and high / low >
+ *   `convergedRatio`, the midpoint ⌊(low + high) / 2⌋, else stop;
+ * - a round that **grew**: high = min(high, R); then, if a held rate `low` is known, the midpoint (or stop
+ *   when high / low ≤ `convergedRatio`), else max({@link estimateSustainableRate}, ⌈R / 2⌉): never more
+ *   than half lower at once, because a saturating round can starve a lower-priority worker and make the
+ *   delivery ratio (and so the estimate) far smaller than what the service sustains;
+ * - stop in any case after `maxRounds` rounds.
+ * The sustainable maximum is then low (verified), else `estimate` (unverified): see {@link sustainableMaximum}.
+ */
+export function nextCalibrationRate(
+  state: CalibrationBisection,
+  round: CalibrationOutcome,
+  limits: BisectionLimits = DEFAULT_BISECTION_LIMITS,
+): { next: number | null; state: CalibrationBisection; stop: CalibrationStop | null } {
+  const rate = round.target_rps;
+  const rounds = state.rounds + 1;
+  const low = round.backlog_grew ? state.low : Math.max(state.low ?? 0, rate);
+  const high = round.backlog_grew ? Math.min(state.high ?? Infinity, rate) : state.high;
+  let estimate = state.estimate;
+  let next: number | null;
+  let stop: CalibrationStop | null = null;
+  if (low !== null && high !== null) {
+    const midpoint = Math.floor((low + high) / 2);
+    if (high / low <= limits.convergedRatio || midpoint <= low) stop = 'converged';
+    next = midpoint;
+  } else if (low !== null) {
+    stop = 'held_first';
+    next = null;
+  } else {
+    estimate = Math.max(estimateSustainableRate(rate, round.created_per_second, round.delivered_per_second), Math.ceil(rate / 2));
+    if (estimate >= rate) stop = 'no_lower_rate';
+    next = estimate;
+  }
+  if (stop === null && rounds >= limits.maxRounds) stop = 'max_rounds';
+  return { next: stop === null ? next : null, state: { low, high, rounds, estimate }, stop };
 }
 
 /** The soak's conditions (issue 11, item 6), each with its figures. */

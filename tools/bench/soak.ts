@@ -16,8 +16,10 @@ import { WEBHOOK_EVENTS } from '@leadflow/webhooks-contracts';
 import {
   backlogGrew,
   CalibrationRound,
+  DEFAULT_BISECTION_LIMITS,
   DEFAULT_GROWTH_TOLERANCE,
-  estimateSustainableRate,
+  INITIAL_BISECTION,
+  nextCalibrationRate,
   redisFlat,
   rssPerProcess,
   summariseRound,
@@ -38,10 +40,12 @@ import {
  *    relay, webhook fan-out and deliveries, automations), which the worker does afterwards.
  * 2. **Calibration**: rounds of `SOAK_CALIBRATION_SECONDS` (default 60) at a rate R, the first at
  *    `SOAK_LOAD` × burst maximum, reading every 5 s the webhook backlog (events written of the subscribed
- *    types − deliveries succeeded) and the delivery rates. A round whose backlog grew (end > backlog at
- *    15 s + 2 % of the events written) is followed, after the backlog drained, by one at
- *    R × delivered/created per second (at most 95 % of R), up to `SOAK_CALIBRATION_ROUNDS` (default 4).
- *    `sustainable_max_rps` is the highest round rate whose backlog did not grow.
+ *    types − deliveries succeeded) and the delivery rates. A round's backlog grew when its end > backlog
+ *    at 15 s + 2 % of the events written + 2 s of them. The rounds bisect (`nextCalibrationRate`) between
+ *    the highest rate that held and the lowest that grew; until one held, a round that grew is followed
+ *    by one at max(R × delivered/created, R / 2). Each round starts after the backlog drained; they stop
+ *    after `SOAK_CALIBRATION_ROUNDS` (default 6), after a first round that held, or once the two rates are
+ *    within 15 %. `sustainable_max_rps` is the highest round rate whose backlog did not grow.
  * 3. **Soak**: `SOAK_MINUTES` (default 10) at `SOAK_LOAD` (default 0.8) × `sustainable_max_rps` (autocannon
  *    `overallRate`); every 15 s the RSS of every process of the service (KiB, from /proc), Redis
  *    `used_memory` (bytes), the outbox backlog (rows not relayed), the webhook backlog and queue lengths.
@@ -57,7 +61,7 @@ const LOAD = Number(process.env.SOAK_LOAD ?? 0.8);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const BURST_SECONDS = Number(process.env.SOAK_BURST_SECONDS ?? 20);
 const CALIBRATION_SECONDS = Number(process.env.SOAK_CALIBRATION_SECONDS ?? 60);
-const CALIBRATION_ROUNDS = Number(process.env.SOAK_CALIBRATION_ROUNDS ?? 4);
+const CALIBRATION_ROUNDS = Number(process.env.SOAK_CALIBRATION_ROUNDS ?? DEFAULT_BISECTION_LIMITS.maxRounds);
 const DRAIN_TIMEOUT_SECONDS = Number(process.env.SOAK_DRAIN_TIMEOUT_SECONDS ?? 300);
 const SUBSCRIPTION_EVENTS = (process.env.SOAK_SUBSCRIPTION_EVENTS ?? '*').trim();
 /** Milliseconds the receiver waits before answering (default 0): models a slow receiver, or checks that calibration finds a lower rate. */
@@ -334,8 +338,10 @@ async function main(): Promise<void> {
     const burstDrain = await drain(burstWritten);
 
     const rounds: CalibrationRound[] = [];
-    let rate = Math.max(1, Math.floor(burstMax * LOAD));
-    for (let round = 1; round <= CALIBRATION_ROUNDS; round += 1) {
+    const firstRate = Math.max(1, Math.floor(burstMax * LOAD));
+    let bisection = INITIAL_BISECTION;
+    let rate: number | null = firstRate;
+    for (let round = 1; rate !== null; round += 1) {
       say(`calibration round ${round}: ${rate} req/s for ${CALIBRATION_SECONDS} s`);
       const began = Date.now();
       const readings: WebhookReading[] = [await webhookState(began)];
@@ -346,16 +352,20 @@ async function main(): Promise<void> {
       await stop();
       readings.push(await webhookState(began));
       const summary = summariseRound(round, rate, result.requests.average, result['5xx'], CALIBRATION_SECONDS, readings);
+      const step = nextCalibrationRate(bisection, summary, { ...DEFAULT_BISECTION_LIMITS, maxRounds: CALIBRATION_ROUNDS });
+      bisection = step.state;
+      summary.bisection = { low: step.state.low, high: step.state.high, next_rps: step.next, stop: step.stop };
+      // drain before the next round; after the last one, before the soak
       summary.drain_seconds = await drain(summary.events_written);
       rounds.push(summary);
       say(
         `round ${round}: ${summary.achieved_rps} req/s, created ${summary.created_per_second}/s, delivered ${summary.delivered_per_second}/s, ` +
-          `backlog ${summary.backlog_at_reference} at ${summary.reference_at_seconds} s → ${summary.backlog_at_end}: ${summary.backlog_grew ? 'grew' : 'held'} (drained in ${summary.drain_seconds} s)`,
+          `backlog ${summary.backlog_at_reference} at ${summary.reference_at_seconds} s → ${summary.backlog_at_end}: ${summary.backlog_grew ? 'grew' : 'held'} (drained in ${summary.drain_seconds} s); ` +
+          `highest held ${step.state.low ?? '-'}, lowest grown ${step.state.high ?? '-'} req/s → ${step.next === null ? `stop (${step.stop})` : `next ${step.next} req/s`}`,
       );
-      if (!summary.backlog_grew) break;
-      rate = estimateSustainableRate(rate, summary.created_per_second, summary.delivered_per_second);
+      rate = step.next;
     }
-    const sustainable = sustainableMaximum(rounds, rate);
+    const sustainable = sustainableMaximum(rounds, bisection.estimate ?? firstRate);
     const soakRate = Math.max(1, Math.floor(sustainable.sustainable_max_rps * LOAD));
     say(
       `sustainable maximum ${sustainable.sustainable_max_rps} req/s${sustainable.verified ? '' : ' (every round grew: last estimate, unverified)'}; ` +
@@ -413,6 +423,7 @@ async function main(): Promise<void> {
         burst_seconds: BURST_SECONDS,
         calibration_seconds: CALIBRATION_SECONDS,
         calibration_rounds_max: CALIBRATION_ROUNDS,
+        calibration_converged_ratio: DEFAULT_BISECTION_LIMITS.convergedRatio,
         drain_timeout_seconds: DRAIN_TIMEOUT_SECONDS,
         warm_up_seconds: WARM_UP_MS / 1000,
         growth_tolerance: DEFAULT_GROWTH_TOLERANCE,
