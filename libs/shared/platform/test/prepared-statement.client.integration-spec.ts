@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client, QueryResult } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source.factory';
 import { PREPARED_STATEMENTS_PER_CONNECTION, PreparedStatementClient } from '../src/database/prepared-statement.client';
+import { TransactionHost } from '../src/database/transaction-host';
 
 /**
  * Issue 11 (hot path), PreparedStatementClient on real PostgreSQL: what a connection holds prepared is read
@@ -83,6 +84,25 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
     const prepared = await statementsWithText(client, text);
     expect(prepared).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
     expect(await preparedOn(client)).toHaveLength(1);
+  });
+
+  it('a prepared statement run again reuses its row layout: rows, types, nulls and result fields equal pg\'s own client, execution after execution', async () => {
+    const client = await connect();
+    const plain = new Client({ connectionString: databaseUrl });
+    clients.push(plain);
+    await plain.connect();
+    const text = `SELECT i.id, i.name, $1::int + i.id AS total, now() - interval '1 day' * i.id AS at, jsonb_build_object('n', i.id) AS doc,
+        CASE WHEN i.id = 2 THEN NULL ELSE i.name END AS maybe, i.id > 1 AS big FROM ps_items i WHERE i.id <= $2 ORDER BY i.id`;
+
+    for (const [offset, upTo] of [[10, 3], [20, 2], [30, 3], [40, 0]]) {
+      const ours = await client.query(text, [offset, upTo]);
+      const theirs = await plain.query({ text, values: [offset, upTo] });
+      expect(ours.rows.map((row: Record<string, unknown>) => ({ ...row, at: null }))).toEqual(theirs.rows.map((row: Record<string, unknown>) => ({ ...row, at: null })));
+      expect(ours.rows.every((row: { at: unknown }) => row.at instanceof Date)).toBe(true);
+      expect(ours.fields.map((field: { name: string; dataTypeID: number }) => [field.name, field.dataTypeID])).toEqual(theirs.fields.map((field) => [field.name, field.dataTypeID]));
+      expect(ours.rowCount).toBe(upTo);
+    }
+    expect(await statementsWithText(client, text)).toHaveLength(1);
   });
 
   it('a statement without parameters (none, or an empty list) keeps the simple protocol: nothing prepared', async () => {
@@ -186,5 +206,52 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
       await runner.release();
       await dataSource.destroy();
     }
+  });
+
+  describe('TransactionHost.query: one statement on the pool outside a transaction, on the transaction inside run()', () => {
+    let dataSource: DataSource;
+    let transactions: TransactionHost;
+
+    beforeAll(async () => {
+      dataSource = new DataSource(dataSourceOptions(databaseUrl));
+      await dataSource.initialize();
+      await dataSource.query('CREATE TABLE IF NOT EXISTS th_items (id int PRIMARY KEY, name text NOT NULL)');
+      transactions = new TransactionHost(dataSource);
+    });
+
+    afterAll(async () => {
+      await dataSource.destroy();
+    });
+
+    it('outside run() it answers the rows of a parameterised statement, prepared on a pooled connection that goes back to the pool', async () => {
+      await dataSource.query("INSERT INTO th_items VALUES (1, 'one') ON CONFLICT DO NOTHING");
+      const pool = (dataSource.driver as unknown as { master: { totalCount: number; idleCount: number } }).master;
+
+      expect(await transactions.query('SELECT id, name FROM th_items WHERE id = $1', [1])).toEqual([{ id: 1, name: 'one' }]);
+      expect(await transactions.query('SELECT id, name FROM th_items WHERE id = $1', [99])).toEqual([]);
+      expect(pool.idleCount).toBe(pool.totalCount); // every connection given back
+      const prepared = await transactions.query<PreparedRow>('SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE $1', ['SELECT id, name FROM th_items%']);
+      expect(prepared.length).toBeGreaterThanOrEqual(1);
+    });
+
+    it('inside run() it sees the transaction\'s own uncommitted write, which a rollback then removes', async () => {
+      await expect(
+        transactions.run(async (manager) => {
+          await manager.query("INSERT INTO th_items VALUES (2, 'two')");
+          expect(await transactions.query('SELECT name FROM th_items WHERE id = $1', [2])).toEqual([{ name: 'two' }]);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await transactions.query('SELECT name FROM th_items WHERE id = $1', [2])).toEqual([]);
+    });
+
+    it('a failing statement throws QueryFailedError carrying PostgreSQL\'s code, and its connection goes back to the pool', async () => {
+      const pool = (dataSource.driver as unknown as { master: { totalCount: number; idleCount: number } }).master;
+      const failure = await transactions.query('SELECT id FROM th_items WHERE id = $1', ['not-a-number']).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(QueryFailedError);
+      expect(failure).toMatchObject({ driverError: { code: '22P02' }, query: 'SELECT id FROM th_items WHERE id = $1', parameters: ['not-a-number'] });
+      expect(pool.idleCount).toBe(pool.totalCount);
+      expect(await transactions.query('SELECT name FROM th_items WHERE id = $1', [1])).toEqual([{ name: 'one' }]);
+    });
   });
 });

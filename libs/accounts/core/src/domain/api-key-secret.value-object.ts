@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AccountMode, apiKeyModePrefix } from '@leadflow/accounts-contracts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -19,9 +19,9 @@ function base62(length: number): string {
   return out.length === length ? out : out + base62(length - out.length);
 }
 
-/** sha256 hex of the whole raw key: the only form stored. */
+/** sha256 hex of the whole raw key: the only form stored (one-shot `crypto.hash`: no Hash object per request). */
 export function hashApiKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey).digest('hex');
+  return hash('sha256', rawKey, 'hex');
 }
 
 /**

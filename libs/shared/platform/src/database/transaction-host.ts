@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Pool } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { UnitOfWork } from '@leadflow/shared-kernel';
 
 interface OpenTransaction {
@@ -37,6 +38,28 @@ export class TransactionHost extends UnitOfWork {
 
   get manager(): EntityManager {
     return this.storage.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  /**
+   * One parameterised statement (`$1`, `$2`, … placeholders) and its rows as objects, for statements that
+   * return rows (`SELECT`, or a write with `RETURNING`). Inside {@link run} it goes through the open
+   * transaction's manager, so it sees that transaction's writes. Outside, it takes a connection of the same
+   * DataSource's pool for this one statement and gives it back, without TypeORM's per-call QueryRunner,
+   * events and awaits (issue 11: the hot reads, `GET /v1/contacts/{id}` and the list, in one pooled round
+   * trip like a bare `pg` server). The statement is still prepared per connection (PreparedStatementClient).
+   * Errors: PostgreSQL's error wrapped in TypeORM's `QueryFailedError`, as `manager.query` throws it.
+   */
+  async query<T = Record<string, unknown>>(text: string, parameters: readonly unknown[] = []): Promise<T[]> {
+    const open = this.storage.getStore();
+    if (open) return (await open.manager.query(text, parameters as unknown[])) as T[];
+    const client = await (this.dataSource.driver as unknown as { master: Pool }).master.connect();
+    try {
+      return (await client.query(text, parameters as unknown[])).rows as T[];
+    } catch (error) {
+      throw new QueryFailedError(text, parameters as unknown[], error as Error);
+    } finally {
+      client.release();
+    }
   }
 
   get inTransaction(): boolean {
