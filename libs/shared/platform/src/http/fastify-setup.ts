@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, RouteOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -13,6 +13,7 @@ import { sendError, toDomainError } from './error-envelope.filter';
 import { renderDomainError } from './error-envelope';
 import { BODY_LIMIT_BYTES, LEGACY_DEPRECATED_AT, LEGACY_SUNSET, SERVICE_VERSION } from './http-contract.constants';
 import { UsageRecorder } from './usage-recorder.port';
+import { lazyRequestLogger } from '../logging/pino-logger';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Longest request target (path and query string) served, in characters: longer ones answer 414 `uri_too_long`. */
@@ -40,6 +41,8 @@ export function fastifyServerOptions(config: Pick<AppConfig, 'publicBaseUrl' | '
     // One access line per request, written by installHttpContract's onResponse hook, instead of Fastify's two.
     // Request log lines name the request id `request_id`, like the worker's lines about the events it caused (issue 17, item 4).
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    // request.log becomes a pino child only when it writes a line (lazyRequestLogger: no per-request redaction pass).
+    childLoggerFactory: lazyRequestLogger as unknown as FastifyServerOptions['childLoggerFactory'],
     genReqId: (raw: IncomingMessage) => {
       const given = raw.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();

@@ -77,8 +77,12 @@ return out
  */
 @Injectable()
 export class RateLimits {
+  /** `<prefix>:rl`, the start of every counter key. */
+  private readonly base: string;
+
   constructor(private readonly redis: RedisConnection) {
     redis.client.defineCommand('leadflowConsumeLimits', { lua: CONSUME_SCRIPT });
+    this.base = redis.key('rl');
   }
 
   /** Consumes one unit of `name` for `subject`: at most `points` per window of `windowSeconds`. */
@@ -136,7 +140,7 @@ export class RateLimits {
   }
 
   private counterKey(check: LimitCheck): string {
-    return `${this.redis.key('rl', check.name, String(check.windowSeconds))}:${check.subject}`;
+    return `${this.base}:${check.name}:${check.windowSeconds}:${check.subject}`;
   }
 }
 

@@ -54,6 +54,16 @@ class LocalCounters {
   }
 }
 
+/** A route's declared policy (decorators of route-policy.decorators.ts), read once per handler. */
+interface RoutePolicy {
+  feature: Feature | undefined;
+  /** undefined: the route declares no @RequireScope (a programming error, thrown per request). */
+  scope: Scope | null | undefined;
+  ipLimit: IpLimitPolicy | undefined;
+  keyLimit: KeyLimitPolicy | undefined;
+  cleansText: boolean;
+}
+
 /**
  * The request path of ARCHITECTURE.md in one guard, in this order for `/v1` routes:
  * API key (401 `invalid_api_key`) → per-IP route limit (429, before the key quota) → the key's hourly
@@ -65,6 +75,8 @@ class LocalCounters {
 export class ApiRequestGuard implements CanActivate {
   private readonly logger = new Logger(ApiRequestGuard.name);
   private readonly local = new LocalCounters();
+  /** Handler → its policy: decorator metadata is fixed once the app is built, so it is read once (issue 11). */
+  private readonly policies = new WeakMap<object, RoutePolicy>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -82,7 +94,7 @@ export class ApiRequestGuard implements CanActivate {
     if (path.startsWith('/admin/')) {
       await this.checkAdmin(request);
       this.checkBody(request);
-      this.checkText(context, request);
+      if (!this.policyOf(context).cleansText) this.checkText(request);
       return true;
     }
     if (!path.startsWith('/v1/')) return true;
@@ -91,23 +103,39 @@ export class ApiRequestGuard implements CanActivate {
     request.leadflow.principal = principal;
     this.usage.started(principal, request.leadflow.receivedAt ?? this.clock.now());
 
-    await this.consumeLimits(context, request, reply, principal);
+    const policy = this.policyOf(context);
+    await this.consumeLimits(policy, request, reply, principal);
 
-    const feature = this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getHandler())
-      ?? this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getClass());
-    for (const needed of ['public_api', feature] as (Feature | undefined)[]) {
+    for (const needed of ['public_api', policy.feature] as (Feature | undefined)[]) {
       if (needed && !principal.features.includes(needed)) {
         throw new DomainError('feature_not_available', `The account's plan does not include the ${needed} module.`, { feature: needed });
       }
     }
-    const scope = this.reflector.get<Scope | null | undefined>(REQUIRED_SCOPE, context.getHandler());
+    const scope = policy.scope;
     if (scope === undefined) throw new Error(`Route ${request.method} ${path} declares no @RequireScope`);
     if (scope !== null && !principal.scopes.includes(scope)) {
       throw new DomainError('insufficient_scope', `This API key lacks the ${scope} scope.`, { required_scope: scope });
     }
     this.checkBody(request);
-    this.checkText(context, request);
+    if (!policy.cleansText) this.checkText(request);
     return true;
+  }
+
+  /** The handler's policy, read from its decorators on its first request and kept. */
+  private policyOf(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    let policy = this.policies.get(handler);
+    if (!policy) {
+      policy = {
+        feature: this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, handler) ?? this.reflector.get<Feature | undefined>(REQUIRED_FEATURE, context.getClass()),
+        scope: this.reflector.get<Scope | null | undefined>(REQUIRED_SCOPE, handler),
+        ipLimit: this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, handler),
+        keyLimit: this.reflector.get<KeyLimitPolicy | undefined>(KEY_LIMIT, handler),
+        cleansText: this.reflector.get<boolean | undefined>(CLEANS_TEXT, handler) === true,
+      };
+      this.policies.set(handler, policy);
+    }
+    return policy;
   }
 
   /**
@@ -116,8 +144,7 @@ export class ApiRequestGuard implements CanActivate {
    * `validation_error`, `details` `[{ field, reason: 'invalid_characters' }]`, before any handler runs;
    * routes marked @CleansText() clean such text themselves.
    */
-  private checkText(context: ExecutionContext, request: FastifyRequest): void {
-    if (this.reflector.get<boolean | undefined>(CLEANS_TEXT, context.getHandler())) return;
+  private checkText(request: FastifyRequest): void {
     const violations = [...unstorableTextViolations(request.query), ...unstorableTextViolations(request.body)];
     if (violations.length > 0) throw new ValidationFailedError(violations);
   }
@@ -146,10 +173,7 @@ export class ApiRequestGuard implements CanActivate {
    * counters in ONE Redis round trip (RateLimits.consumeAll), a refused one consuming nothing. With
    * Redis unreachable the same counters are kept in this process (fail closed per process).
    */
-  private async consumeLimits(context: ExecutionContext, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
-    const handler = context.getHandler();
-    const ipLimit = this.reflector.get<IpLimitPolicy | undefined>(IP_LIMIT, handler);
-    const keyLimit = this.reflector.get<KeyLimitPolicy | undefined>(KEY_LIMIT, handler);
+  private async consumeLimits({ ipLimit, keyLimit }: RoutePolicy, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
     const checks: LimitCheck[] = [];
     if (ipLimit) checks.push({ name: `ip_${ipLimit.name}`, subject: request.ip, points: ipLimit.perMinute, windowSeconds: 60 });
     const keyPerMinute = keyLimit?.perMinute(principal);

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Clock } from '@leadflow/shared-kernel';
 import { RedisConnection, RequestOutcome, UsageRecorder } from '@leadflow/shared-platform';
-import { familyOf, floorHour, LatencyHistogram } from '@leadflow/usage-core';
+import { familyOf, HOUR_MS, LatencyHistogram } from '@leadflow/usage-core';
 import { COUNTER_FIELDS, USAGE_COUNTER_TTL_SECONDS, UsageRedisKeys } from './usage-redis-keys';
 
 /** Pause between two flushes of the counters gathered in process (milliseconds). */
@@ -10,6 +10,14 @@ export const USAGE_FLUSH_INTERVAL_MS = 1_000;
 /** Distinct (hour, key) counter hashes held in process at most while Redis is unreachable; further ones are dropped. */
 const MAX_PENDING_HASHES = 50_000;
 const WARN_INTERVAL_MS = 60_000;
+
+/** One API key's counters hash for one UTC hour (`hourMs`: epoch milliseconds of the hour start). */
+interface CounterSlot {
+  hourMs: number;
+  accountId: string;
+  member: string;
+  counters: string;
+}
 
 /** Field increments of one counters hash (`n`, `s2`, `l:<bin>`, …). */
 type Increments = Map<string, number>;
@@ -39,6 +47,8 @@ export class RedisUsageRecorder extends UsageRecorder implements OnModuleInit, B
   private pending = new Map<string, Increments>();
   /** Hours (hour ids) and members of the hashes in {@link pending}: counters key → [hour, member]. */
   private readonly index = new Map<string, [Date, string]>();
+  /** API key id → its counters hash of the hour last counted (saves building the key names per request). */
+  private readonly slots = new Map<string, CounterSlot>();
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastWarning = 0;
@@ -85,20 +95,31 @@ export class RedisUsageRecorder extends UsageRecorder implements OnModuleInit, B
 
   private add(principal: ApiKeyPrincipal, at: Date, fields: string[]): void {
     try {
-      const hour = floorHour(at);
-      const member = this.keys.member(principal.accountId, principal.keyId);
-      const counters = this.keys.counters(hour, member);
+      const slot = this.slotOf(principal, at);
+      const counters = slot.counters;
       let increments = this.pending.get(counters);
       if (!increments) {
         if (this.pending.size >= MAX_PENDING_HASHES) return this.warn(new Error('too many usage counters pending; dropping'));
         increments = new Map();
         this.pending.set(counters, increments);
-        this.index.set(counters, [hour, member]);
+        this.index.set(counters, [new Date(slot.hourMs), slot.member]);
       }
       for (const field of fields) increments.set(field, (increments.get(field) ?? 0) + 1);
     } catch (error) {
       this.warn(error);
     }
+  }
+
+  /** The key's counters hash for the UTC hour of `at`: kept per key until the hour changes. */
+  private slotOf(principal: ApiKeyPrincipal, at: Date): CounterSlot {
+    const hourMs = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+    const kept = this.slots.get(principal.keyId);
+    if (kept && kept.hourMs === hourMs && kept.accountId === principal.accountId) return kept;
+    if (this.slots.size >= MAX_PENDING_HASHES) this.slots.clear();
+    const member = this.keys.member(principal.accountId, principal.keyId);
+    const slot = { hourMs, accountId: principal.accountId, member, counters: this.keys.counters(new Date(hourMs), member) };
+    this.slots.set(principal.keyId, slot);
+    return slot;
   }
 
   private async write(): Promise<void> {

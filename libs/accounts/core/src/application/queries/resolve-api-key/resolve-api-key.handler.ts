@@ -29,7 +29,8 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
       const found = await this.repository.findKeyByPrefix(presented.prefix);
       return found && ApiKeySecret.sameHash(found.secretHash, presented.hash) ? found : null;
     });
-    if (!key || !ApiKeySecret.sameHash(key.secretHash, presented.hash)) return null;
+    // the cache is keyed by the presented key's hash and holds only keys whose stored hash matched it (the loader above)
+    if (!key) return null;
     const now = this.clock.now();
     if (lifecycleOf(key, now) !== 'active') return null;
     void this.repository.touchApiKey(key.id, now);
