@@ -53,8 +53,8 @@ export function createRootLogger(level: string, name: string, stream?: Destinati
   return logger;
 }
 
-/** The pino methods a request's logger offers (what Fastify checks on a child and what our code calls). */
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+/** pino's line-writing methods, one per level. */
+type LogLevelMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
  * Fastify's `childLoggerFactory` (issue 11, hot path): a request's logger (`request.log`, bindings
@@ -66,27 +66,72 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
  */
 export function lazyRequestLogger(parent: Logger, bindings: Record<string, unknown>, options: Record<string, unknown>): Logger {
   if (Object.keys(options).length > 0) return parent.child(bindings, options);
-  let real: Logger | undefined;
-  const resolve = () => (real ??= parent.child(bindings));
-  const logger = {
-    get level() {
-      return (real ?? parent).level;
-    },
-    set level(level: string) {
-      resolve().level = level;
-    },
-    isLevelEnabled: (level: string) => (real ?? parent).isLevelEnabled(level),
-    child: (childBindings: Record<string, unknown>, childOptions?: Record<string, unknown>) => resolve().child(childBindings, childOptions),
-    bindings: () => resolve().bindings(),
-    silent: () => undefined,
-  } as Record<string, unknown>;
-  for (const level of LEVELS) {
-    logger[level] = (...args: unknown[]) => {
-      if (!(real ?? parent).isLevelEnabled(level)) return;
-      (resolve()[level] as (...line: unknown[]) => void)(...args);
-    };
+  return new LazyRequestLogger(parent, bindings) as unknown as Logger;
+}
+
+/** See {@link lazyRequestLogger}: one small object per request, its methods on the prototype. */
+class LazyRequestLogger {
+  private real: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly childBindings: Record<string, unknown>,
+  ) {}
+
+  get level(): string {
+    return (this.real ?? this.parent).level;
   }
-  return logger as unknown as Logger;
+
+  set level(level: string) {
+    this.resolve().level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    return (this.real ?? this.parent).isLevelEnabled(level);
+  }
+
+  child(bindings: Record<string, unknown>, options?: Record<string, unknown>): Logger {
+    return this.resolve().child(bindings, options);
+  }
+
+  bindings(): Record<string, unknown> {
+    return this.resolve().bindings();
+  }
+
+  silent(): void {}
+
+  fatal(...line: unknown[]): void {
+    this.write('fatal', line);
+  }
+
+  error(...line: unknown[]): void {
+    this.write('error', line);
+  }
+
+  warn(...line: unknown[]): void {
+    this.write('warn', line);
+  }
+
+  info(...line: unknown[]): void {
+    this.write('info', line);
+  }
+
+  debug(...line: unknown[]): void {
+    this.write('debug', line);
+  }
+
+  trace(...line: unknown[]): void {
+    this.write('trace', line);
+  }
+
+  private write(level: LogLevelMethod, line: unknown[]): void {
+    if (!(this.real ?? this.parent).isLevelEnabled(level)) return;
+    (this.resolve()[level] as (...args: unknown[]) => void)(...line);
+  }
+
+  private resolve(): Logger {
+    return (this.real ??= this.parent.child(this.childBindings));
+  }
 }
 
 /** Nest's logger on top of pino, so framework and application logs share one JSON stream. */

@@ -145,6 +145,7 @@ export class ApiRequestGuard implements CanActivate {
    * routes marked @CleansText() clean such text themselves.
    */
   private checkText(request: FastifyRequest): void {
+    if (request.body === undefined && isEmpty(request.query)) return; // nothing to walk (most reads)
     const violations = [...unstorableTextViolations(request.query), ...unstorableTextViolations(request.body)];
     if (violations.length > 0) throw new ValidationFailedError(violations);
   }
@@ -309,4 +310,11 @@ export class ApiRequestGuard implements CanActivate {
       });
     }
   }
+}
+
+/** True for a query object without members (null and undefined included). */
+function isEmpty(query: unknown): boolean {
+  if (query === null || typeof query !== 'object') return true;
+  for (const name in query) if (Object.prototype.hasOwnProperty.call(query, name)) return false;
+  return true;
 }
