@@ -11,6 +11,6 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/tools/jest/global-setup.ts',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.ts',
-  testTimeout: 30000,
+  testTimeout: 90000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
 };
