@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@ne
 import type { ApiKeyPrincipal } from '@leadflow/accounts-contracts';
 import { Clock } from '@leadflow/shared-kernel';
 import { RedisConnection, RequestOutcome, UsageRecorder } from '@leadflow/shared-platform';
-import { familyOf, HOUR_MS, LatencyHistogram } from '@leadflow/usage-core';
+import { familyOf, floorHour, HOUR_MS, LatencyHistogram } from '@leadflow/usage-core';
 import { COUNTER_FIELDS, USAGE_COUNTER_TTL_SECONDS, UsageRedisKeys } from './usage-redis-keys';
 
 /** Pause between two flushes of the counters gathered in process (milliseconds). */
@@ -11,9 +11,9 @@ export const USAGE_FLUSH_INTERVAL_MS = 1_000;
 const MAX_PENDING_HASHES = 50_000;
 const WARN_INTERVAL_MS = 60_000;
 
-/** One API key's counters hash for one UTC hour (`hourMs`: epoch milliseconds of the hour start). */
+/** One API key's counters hash for one UTC hour (`hour`: the hour's start). */
 interface CounterSlot {
-  hourMs: number;
+  hour: Date;
   accountId: string;
   member: string;
   counters: string;
@@ -102,7 +102,7 @@ export class RedisUsageRecorder extends UsageRecorder implements OnModuleInit, B
         if (this.pending.size >= MAX_PENDING_HASHES) return this.warn(new Error('too many usage counters pending; dropping'));
         increments = new Map();
         this.pending.set(counters, increments);
-        this.index.set(counters, [new Date(slot.hourMs), slot.member]);
+        this.index.set(counters, [slot.hour, slot.member]);
       }
       for (const field of fields) increments.set(field, (increments.get(field) ?? 0) + 1);
     } catch (error) {
@@ -112,12 +112,14 @@ export class RedisUsageRecorder extends UsageRecorder implements OnModuleInit, B
 
   /** The key's counters hash for the UTC hour of `at`: kept per key until the hour changes. */
   private slotOf(principal: ApiKeyPrincipal, at: Date): CounterSlot {
-    const hourMs = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
     const kept = this.slots.get(principal.keyId);
-    if (kept && kept.hourMs === hourMs && kept.accountId === principal.accountId) return kept;
+    const time = at.getTime();
+    // same hour as kept: no Date, no key names built (the request path's common case)
+    if (kept && time - kept.hour.getTime() >= 0 && time - kept.hour.getTime() < HOUR_MS && kept.accountId === principal.accountId) return kept;
     if (this.slots.size >= MAX_PENDING_HASHES) this.slots.clear();
+    const hour = floorHour(at);
     const member = this.keys.member(principal.accountId, principal.keyId);
-    const slot = { hourMs, accountId: principal.accountId, member, counters: this.keys.counters(new Date(hourMs), member) };
+    const slot = { hour, accountId: principal.accountId, member, counters: this.keys.counters(hour, member) };
     this.slots.set(principal.keyId, slot);
     return slot;
   }
