@@ -112,11 +112,36 @@ describe('lead capture persistence', () => {
   it('records one SMS hand-off per event', async () => {
     const state = await contact(A, '+15145550104');
     const handOff = { eventId: newId(), contactId: state.id, captureId: newId(), phone: '+15145550104', firstName: 'Élise', capturedAt: clock.now(), handedOffAt: clock.now() };
-    expect(await sms.handOff(A, handOff)).toBe(true);
-    expect(await sms.handOff(A, handOff)).toBe(false);
+    expect(await sms.handOff(A, handOff)).toEqual({ contact: { mergedIntoId: null, aiFollowUpStoppedAt: null }, recorded: true });
+    expect(await sms.handOff(A, handOff)).toEqual({ contact: { mergedIntoId: null, aiFollowUpStoppedAt: null }, recorded: false });
     expect(await db.query(`SELECT status, phone FROM contacts.sms_handoffs WHERE account_id = $1 AND event_id = $2`, [A, handOff.eventId])).toEqual([
       { status: 'pending', phone: '+15145550104' },
     ]);
+  });
+
+  /** Issue 11 item 3: the contact's follow-up state is read and the hand-off written in ONE statement. */
+  it('a hand-off is one statement that records nothing for a merged contact, a stopped follow-up or another account\'s contact', async () => {
+    const handOffOf = (contactId: string) => ({ eventId: newId(), contactId, captureId: newId(), phone: '+15145550107', firstName: null, capturedAt: clock.now(), handedOffAt: clock.now() });
+    const open = await contact(A, '+15145550127');
+    const merged = await contact(A, '+15145550128');
+    const stopped = await contact(A, '+15145550129');
+    const survivor = newId();
+    await db.query(`UPDATE contacts.contacts SET merged_into_id = $3 WHERE account_id = $1 AND id = $2`, [A, merged.id, survivor]);
+    await db.query(`UPDATE contacts.contacts SET ai_follow_up_stopped_at = $3 WHERE account_id = $1 AND id = $2`, [A, stopped.id, clock.now()]);
+
+    const statements = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+    try {
+      expect(await sms.handOff(A, handOffOf(open.id))).toEqual({ contact: { mergedIntoId: null, aiFollowUpStoppedAt: null }, recorded: true });
+      expect(statements).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+    }
+    expect(await sms.handOff(A, handOffOf(merged.id))).toEqual({ contact: { mergedIntoId: survivor, aiFollowUpStoppedAt: null }, recorded: false });
+    expect(await sms.handOff(A, handOffOf(stopped.id))).toEqual({ contact: { mergedIntoId: null, aiFollowUpStoppedAt: clock.now() }, recorded: false });
+    expect(await sms.handOff(B, handOffOf(open.id))).toEqual({ contact: null, recorded: false });
+    expect(await sms.handOff(A, handOffOf(newId()))).toEqual({ contact: null, recorded: false });
+    const rows: { contact_id: string }[] = await db.query(`SELECT contact_id FROM contacts.sms_handoffs WHERE contact_id = ANY($1::uuid[])`, [[open.id, merged.id, stopped.id]]);
+    expect(rows).toEqual([{ contact_id: open.id }]);
   });
 
   it('a capture of a new person is one statement: the capture row, the contact, its identities and its tags', async () => {

@@ -1,5 +1,5 @@
 import type { AccountId } from '@leadflow/shared-kernel';
-import { ContactFollowUpState, ContactStageRepository } from '../application/ports/contact-stage.repository.port';
+import { ContactStageRepository } from '../application/ports/contact-stage.repository.port';
 import type { StagePosition } from '../domain/contact-stage';
 import type { InMemoryContactsStore } from './in-memory-contacts';
 
@@ -19,11 +19,6 @@ export class InMemoryContactStageRepository extends ContactStageRepository {
       const stoppedAt = aiFollowUpStoppedAt(this.store, contactId) ?? (options.stopAiFollowUp ? at : null);
       return { ...row, ...position, updatedAt: at, aiFollowUpStoppedAt: stoppedAt };
     });
-  }
-
-  async followUpState(accountId: AccountId, contactId: string): Promise<ContactFollowUpState | null> {
-    const row = this.store.contacts.find((contact) => contact.accountId === accountId && contact.id === contactId);
-    return row ? { mergedIntoId: row.mergedIntoId, aiFollowUpStoppedAt: aiFollowUpStoppedAt(this.store, contactId) } : null;
   }
 }
 

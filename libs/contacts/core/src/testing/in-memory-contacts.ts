@@ -2,11 +2,12 @@ import { AccountId, newId, Page } from '@leadflow/shared-kernel';
 import type { ContactView, CustomFieldDefinitionView, TagView } from '@leadflow/contacts-contracts';
 import { ContactListFilter, ContactsReadModel, NamePage } from '../application/ports/contacts.read-model.port';
 import { ContactsRepository } from '../application/ports/contacts.repository.port';
-import { LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, NewPersonCapture, SmsFollowUpPort, SmsHandOff } from '../application/ports/lead-capture.ports';
+import { aiFollowUpOpen, LeadCaptureLog, LeadCaptureRecord, LeadCaptureWrites, NewPersonCapture, SmsFollowUpPort, SmsHandOff, SmsHandOffResult } from '../application/ports/lead-capture.ports';
 import type { Identity } from '../domain/contact-identity';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
 import { InMemoryContactIdentityRepository } from './in-memory-contact-identities';
+import { aiFollowUpStoppedAt } from './in-memory-contact-stages';
 import { InMemoryContactNoteRepository } from './in-memory-contact-notes';
 import { InMemoryContactTagRepository } from './in-memory-contact-tags';
 import { InMemoryContactsStore } from './in-memory-contacts.store';
@@ -164,15 +165,19 @@ export class InMemoryLeadCaptureLog extends LeadCaptureLog {
   }
 }
 
-/** {@link SmsFollowUpPort} recording hand-offs in the store, one per event. */
+/** {@link SmsFollowUpPort} recording hand-offs in the store, one per event, while {@link aiFollowUpOpen} holds. */
 export class InMemorySmsFollowUp extends SmsFollowUpPort {
   constructor(private readonly store: InMemoryContactsStore) {
     super();
   }
 
-  async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<boolean> {
-    if (this.store.handOffs.some((row) => row.accountId === accountId && row.eventId === handOff.eventId)) return false;
+  async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<SmsHandOffResult> {
+    const row = this.store.contacts.find((contact) => contact.accountId === accountId && contact.id === handOff.contactId);
+    const contact = row ? { mergedIntoId: row.mergedIntoId, aiFollowUpStoppedAt: aiFollowUpStoppedAt(this.store, row.id) } : null;
+    if (!aiFollowUpOpen(contact) || this.store.handOffs.some((entry) => entry.accountId === accountId && entry.eventId === handOff.eventId)) {
+      return { contact, recorded: false };
+    }
     this.store.handOffs.push({ ...handOff, accountId });
-    return true;
+    return { contact, recorded: true };
   }
 }

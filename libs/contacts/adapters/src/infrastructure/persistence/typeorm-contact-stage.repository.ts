@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AccountId, isUuid } from '@leadflow/shared-kernel';
+import { AccountId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
-import { ContactFollowUpState, ContactStageRepository, StagePosition } from '@leadflow/contacts-core';
+import { ContactStageRepository, StagePosition } from '@leadflow/contacts-core';
 
 /** SQL implementation of {@link ContactStageRepository}, in the current unit of work, filtered on the account. */
 @Injectable()
@@ -18,14 +18,5 @@ export class TypeOrmContactStageRepository extends ContactStageRepository {
         WHERE account_id = $1 AND id = $2`,
       [accountId, contactId, position.pipelineId, position.stageId, at, options.stopAiFollowUp],
     );
-  }
-
-  async followUpState(accountId: AccountId, contactId: string): Promise<ContactFollowUpState | null> {
-    if (!isUuid(contactId)) return null;
-    const rows: { merged_into_id: string | null; stopped_at: Date | null }[] = await this.transactions.manager.query(
-      `SELECT merged_into_id, ai_follow_up_stopped_at AS stopped_at FROM contacts.contacts WHERE account_id = $1 AND id = $2`,
-      [accountId, contactId],
-    );
-    return rows[0] ? { mergedIntoId: rows[0].merged_into_id, aiFollowUpStoppedAt: rows[0].stopped_at } : null;
   }
 }

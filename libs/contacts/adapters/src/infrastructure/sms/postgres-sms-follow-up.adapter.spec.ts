@@ -31,7 +31,7 @@ function setup(modes: Record<string, AccountModeView | null | Error>) {
     manager: {
       query: async (sql: string, parameters: unknown[]) => {
         inserts.push({ sql, parameters });
-        return [{ id: parameters[0] }];
+        return [{ found: true, merged_into_id: null, stopped_at: null, recorded: true }];
       },
     },
   } as unknown as TransactionHost;
@@ -50,8 +50,8 @@ describe('PostgresSmsFollowUpAdapter: the account mode cached after the first Ge
     const { adapter, asked, inserts, statuses } = setup({ [LIVE]: live(LIVE) });
     const first = handOff();
 
-    expect(await adapter.handOff(LIVE, first)).toBe(true);
-    expect(await adapter.handOff(LIVE, handOff())).toBe(true);
+    expect(await adapter.handOff(LIVE, first)).toEqual({ contact: { mergedIntoId: null, aiFollowUpStoppedAt: null }, recorded: true });
+    expect((await adapter.handOff(LIVE, handOff())).recorded).toBe(true);
 
     expect(asked).toEqual([LIVE]);
     expect(statuses()).toEqual(['pending', 'pending']);
@@ -99,9 +99,19 @@ describe('PostgresSmsFollowUpAdapter: the account mode cached after the first Ge
     expect(statuses()).toHaveLength(2);
   });
 
-  it('a hand-off already recorded (ON CONFLICT DO NOTHING returns no row) answers false', async () => {
+  it('a hand-off already recorded (ON CONFLICT DO NOTHING inserts no row) answers recorded false with the contact as read', async () => {
     const queries = { execute: async () => live(LIVE) } as unknown as QueryBus;
-    const transactions = { manager: { query: async () => [] } } as unknown as TransactionHost;
-    expect(await new PostgresSmsFollowUpAdapter(transactions, queries).handOff(LIVE, handOff())).toBe(false);
+    const transactions = { manager: { query: async () => [{ found: true, merged_into_id: null, stopped_at: null, recorded: false }] } } as unknown as TransactionHost;
+    expect(await new PostgresSmsFollowUpAdapter(transactions, queries).handOff(LIVE, handOff())).toEqual({
+      contact: { mergedIntoId: null, aiFollowUpStoppedAt: null },
+      recorded: false,
+    });
+  });
+
+  it('a contact id that is not a UUID is a missing contact: nothing is asked or sent', async () => {
+    const { adapter, asked, inserts } = setup({ [LIVE]: live(LIVE) });
+    expect(await adapter.handOff(LIVE, { ...handOff(), contactId: 'not-a-uuid' })).toEqual({ contact: null, recorded: false });
+    expect(asked).toEqual([]);
+    expect(inserts).toEqual([]);
   });
 });

@@ -2,9 +2,35 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { QueryBus, QueryHandlerNotFoundException } from '@nestjs/cqrs';
 import { GetAccountModeQuery } from '@leadflow/accounts-contracts';
-import { AccountId, newId } from '@leadflow/shared-kernel';
+import { AccountId, isUuid, newId } from '@leadflow/shared-kernel';
 import { TransactionHost } from '@leadflow/shared-platform';
-import { SmsFollowUpPort, SmsHandOff } from '@leadflow/contacts-core';
+import { SmsFollowUpPort, SmsHandOff, SmsHandOffResult } from '@leadflow/contacts-core';
+
+/** The one row of {@link HAND_OFF_SQL}: the contact as read (`found` false: no such contact) and whether the row was inserted. */
+interface HandOffRow {
+  found: boolean;
+  merged_into_id: string | null;
+  stopped_at: Date | null;
+  recorded: boolean;
+}
+
+/**
+ * The contact's follow-up state and, when `aiFollowUpOpen` holds for it, the hand-off's insert
+ * (`ON CONFLICT (account_id, event_id) DO NOTHING`: one per event). Parameters: id, account_id,
+ * event_id, contact_id, capture_id, phone, first_name, status, captured_at, created_at.
+ */
+const HAND_OFF_SQL = `WITH contact AS (
+    SELECT merged_into_id, ai_follow_up_stopped_at FROM contacts.contacts WHERE account_id = $2::uuid AND id = $4::uuid
+  ), inserted AS (
+    INSERT INTO contacts.sms_handoffs (id, account_id, event_id, contact_id, capture_id, phone, first_name, status, captured_at, created_at)
+    SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::text, $7::text, $8::text, $9::timestamptz, $10::timestamptz FROM contact WHERE merged_into_id IS NULL AND ai_follow_up_stopped_at IS NULL
+    ON CONFLICT (account_id, event_id) DO NOTHING
+    RETURNING id
+  )
+  SELECT EXISTS (SELECT 1 FROM contact) AS found,
+         (SELECT merged_into_id FROM contact) AS merged_into_id,
+         (SELECT ai_follow_up_stopped_at FROM contact) AS stopped_at,
+         EXISTS (SELECT 1 FROM inserted) AS recorded`;
 
 /** Status of a hand-off not made because the account is a sandbox (test mode, issue 15 item 4). */
 export const SMS_HANDOFF_SKIPPED_TEST_MODE = 'skipped_test_mode';
@@ -15,7 +41,9 @@ export const SMS_HANDOFF_SKIPPED_TEST_MODE = 'skipped_test_mode';
  * twice records one hand-off. For a sandbox account (accounts' `GetAccountModeQuery` answers `test`)
  * the row is recorded with status `skipped_test_mode`, which the SMS bot never picks up. An account's
  * mode never changes (a sandbox is its own account, `mode = 'test'` exactly when `sandbox_of` is set),
- * so it is kept in memory once known (LRU of 10,000 accounts): one statement per hand-off, the insert.
+ * so it is kept in memory once known (LRU of 10,000 accounts). One statement per hand-off (issue 11 item 3):
+ * it reads the contact and inserts the row only when `aiFollowUpOpen` holds for what it read (contact
+ * present, `merged_into_id` and `ai_follow_up_stopped_at` null), so the check and the write see one snapshot.
  */
 @Injectable()
 export class PostgresSmsFollowUpAdapter extends SmsFollowUpPort {
@@ -28,16 +56,24 @@ export class PostgresSmsFollowUpAdapter extends SmsFollowUpPort {
 
   private readonly modes = new LRUCache<string, 'live' | 'test'>({ max: 10_000 });
 
-  async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<boolean> {
+  async handOff(accountId: AccountId, handOff: SmsHandOff): Promise<SmsHandOffResult> {
+    if (!isUuid(handOff.contactId)) return { contact: null, recorded: false };
     const status = (await this.modeOf(accountId)) === 'test' ? SMS_HANDOFF_SKIPPED_TEST_MODE : 'pending';
-    const rows: unknown[] = await this.transactions.manager.query(
-      `INSERT INTO contacts.sms_handoffs (id, account_id, event_id, contact_id, capture_id, phone, first_name, status, captured_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (account_id, event_id) DO NOTHING
-       RETURNING id`,
-      [newId(), accountId, handOff.eventId, handOff.contactId, handOff.captureId, handOff.phone, handOff.firstName, status, handOff.capturedAt, handOff.handedOffAt],
-    );
-    return rows.length > 0;
+    const rows: HandOffRow[] = await this.transactions.manager.query(HAND_OFF_SQL, [
+      newId(),
+      accountId,
+      handOff.eventId,
+      handOff.contactId,
+      handOff.captureId,
+      handOff.phone,
+      handOff.firstName,
+      status,
+      handOff.capturedAt,
+      handOff.handedOffAt,
+    ]);
+    const row = rows[0];
+    if (!row || !row.found) return { contact: null, recorded: false };
+    return { contact: { mergedIntoId: row.merged_into_id, aiFollowUpStoppedAt: row.stopped_at }, recorded: row.recorded };
   }
 
   /** The account's mode; `live` when the accounts context is not booted beside this adapter (adapter-only integration tests). */

@@ -1,12 +1,6 @@
 import type { AccountId } from '@leadflow/shared-kernel';
 import type { StagePosition } from '../../domain/contact-stage';
 
-/** See {@link ContactStageRepository.followUpState}. */
-export interface ContactFollowUpState {
-  mergedIntoId: string | null;
-  aiFollowUpStoppedAt: Date | null;
-}
-
 /**
  * Write side of a contact's pipeline membership (a deal is a contact whose stage is set). Joins the
  * caller's unit of work; filters on the account.
@@ -18,11 +12,4 @@ export abstract class ContactStageRepository {
    * decision's instant is kept).
    */
   abstract setStage(accountId: AccountId, contactId: string, position: StagePosition, at: Date, options: { stopAiFollowUp: boolean }): Promise<void>;
-
-  /**
-   * What the SMS hand-off needs to know of the contact, in one read: whether a merge absorbed it
-   * (`mergedIntoId`) and when a human decision stopped the AI assistant's follow-up (UTC, or null).
-   * Null when the contact does not exist (deleted, or another account's).
-   */
-  abstract followUpState(accountId: AccountId, contactId: string): Promise<ContactFollowUpState | null>;
 }

@@ -73,12 +73,39 @@ export interface SmsHandOff {
   handedOffAt: Date;
 }
 
+/** What the SMS hand-off needs to know of the contact (see {@link aiFollowUpOpen}). */
+export interface ContactFollowUpState {
+  /** Set when a merge absorbed the contact. */
+  mergedIntoId: string | null;
+  /** When a human decision (a stage move) stopped the AI assistant's follow-up, UTC; null while it runs. */
+  aiFollowUpStoppedAt: Date | null;
+}
+
+/**
+ * The rule of the hand-off on the contact's side: the contact exists in the account (not deleted, not
+ * another account's), no merge absorbed it, and no human decision stopped the AI follow-up.
+ */
+export function aiFollowUpOpen(contact: ContactFollowUpState | null): contact is ContactFollowUpState {
+  return contact !== null && contact.mergedIntoId === null && contact.aiFollowUpStoppedAt === null;
+}
+
+/** What {@link SmsFollowUpPort.handOff} saw and did. */
+export interface SmsHandOffResult {
+  /** The contact as the hand-off read it; null when it does not exist in the account. */
+  contact: ContactFollowUpState | null;
+  /** True when the hand-off was recorded now; false when {@link aiFollowUpOpen} did not hold or this event was already handed off. */
+  recorded: boolean;
+}
+
 /**
  * The SMS follow-up of a captured lead (public-api-v1 › Endpoints › Leads rule 7). The default
  * adapter records the hand-off in PostgreSQL (`contacts.sms_handoffs`), where the SMS bot picks it
  * up; no SMS provider is called. A second hand-off of the same event changes nothing.
  */
 export abstract class SmsFollowUpPort {
-  /** True when recorded now, false when this event was already handed off. */
-  abstract handOff(accountId: AccountId, handOff: SmsHandOff): Promise<boolean>;
+  /**
+   * Reads the contact's follow-up state and records the hand-off only when {@link aiFollowUpOpen} holds
+   * for it, both at one instant (the default adapter: one statement, issue 11 item 3).
+   */
+  abstract handOff(accountId: AccountId, handOff: SmsHandOff): Promise<SmsHandOffResult>;
 }

@@ -12,7 +12,7 @@ function setup() {
   const store = new InMemoryContactsStore();
   const clock = new FixedClock(new Date('2026-05-14T13:00:10.000Z'));
   const stages = new InMemoryContactStageRepository(store);
-  const handler = new HandOffSmsFollowUpHandler(stages, new InMemorySmsFollowUp(store), clock);
+  const handler = new HandOffSmsFollowUpHandler(new InMemorySmsFollowUp(store), clock);
   const contact = Contact.create({ phone: '5145550123' }, { id: newId(), accountId: ACCOUNT, systemId: newId(), source: 'api', now: clock.now(), definitions: [] });
   store.contacts.push({ ...contact.snapshot });
   const payload = (overrides: Partial<LeadCreatedPayload> = {}): LeadCreatedPayload => ({
