@@ -1,7 +1,9 @@
 import type { AccountId } from '@leadflow/shared-kernel';
 import { ContactStageRepository } from '../application/ports/contact-stage.repository.port';
 import type { StagePosition } from '../domain/contact-stage';
-import type { InMemoryContactsStore } from './in-memory-contacts';
+import { aiFollowUpStoppedAt, type InMemoryContactsStore } from './in-memory-contacts.store';
+
+export { aiFollowUpStoppedAt } from './in-memory-contacts.store';
 
 /**
  * {@link ContactStageRepository} over the contacts fake's store. The AI follow-up marker lives on the
@@ -20,10 +22,4 @@ export class InMemoryContactStageRepository extends ContactStageRepository {
       return { ...row, ...position, updatedAt: at, aiFollowUpStoppedAt: stoppedAt };
     });
   }
-}
-
-/** The stored contact's AI follow-up marker (null when never set). */
-export function aiFollowUpStoppedAt(store: InMemoryContactsStore, contactId: string): Date | null {
-  const row = store.contacts.find((contact) => contact.id === contactId) as { aiFollowUpStoppedAt?: Date | null } | undefined;
-  return row?.aiFollowUpStoppedAt ?? null;
 }

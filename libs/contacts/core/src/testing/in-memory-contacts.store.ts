@@ -68,3 +68,9 @@ export class InMemoryContactsStore implements SnapshotStore {
     return contact?.mergedIntoId ? this.survivorOf(contact.mergedIntoId) : contactId;
   }
 }
+
+/** The stored contact's AI follow-up marker (null when never set). */
+export function aiFollowUpStoppedAt(store: InMemoryContactsStore, contactId: string): Date | null {
+  const row = store.contacts.find((contact) => contact.id === contactId) as { aiFollowUpStoppedAt?: Date | null } | undefined;
+  return row?.aiFollowUpStoppedAt ?? null;
+}

@@ -7,10 +7,9 @@ import type { Identity } from '../domain/contact-identity';
 import { toContactView, toDefinitionView, toTagView } from '../application/views';
 import type { ContactState } from '../domain/contact.aggregate';
 import { InMemoryContactIdentityRepository } from './in-memory-contact-identities';
-import { aiFollowUpStoppedAt } from './in-memory-contact-stages';
 import { InMemoryContactNoteRepository } from './in-memory-contact-notes';
 import { InMemoryContactTagRepository } from './in-memory-contact-tags';
-import { InMemoryContactsStore } from './in-memory-contacts.store';
+import { aiFollowUpStoppedAt, InMemoryContactsStore } from './in-memory-contacts.store';
 import { InMemoryCustomFieldDefinitionRepository } from './in-memory-custom-field-definitions';
 import { InMemoryTagRepository } from './in-memory-tags';
 
