@@ -105,6 +105,25 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
     expect(await statementsWithText(client, text)).toHaveLength(1);
   });
 
+  it('a statement prepared longer ago than its maximum age is prepared again under a new name on its next use, and the old one deallocated', async () => {
+    const client = new PreparedStatementClient({ connectionString: databaseUrl, preparedStatementMaxAgeMs: 200 });
+    clients.push(client);
+    await client.connect();
+    const text = 'SELECT name FROM ps_items WHERE id = $1';
+
+    await client.query(text, [1]);
+    const [first] = await statementsWithText(client, text);
+    expect((await client.query(text, [2])).rows).toEqual([{ name: 'two' }]);
+    expect(await statementsWithText(client, text)).toEqual([first]); // young: the same prepared statement
+
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await client.query(text, [3])).rows).toEqual([{ name: 'three' }]);
+    await client.query('SELECT name FROM ps_items WHERE id = $1 AND name IS NOT NULL', [1]); // the next statement deallocates the old name
+    const again = await statementsWithText(client, text);
+    expect(again).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
+    expect(again[0]?.name).not.toBe(first?.name);
+  });
+
   it('a statement without parameters (none, or an empty list) keeps the simple protocol: nothing prepared', async () => {
     const client = await connect();
 

@@ -7,6 +7,17 @@ import { Client, ClientConfig, Query } from 'pg';
  */
 export const PREPARED_STATEMENTS_PER_CONNECTION = 256;
 
+/**
+ * How long a statement stays prepared on a connection before it is prepared again (milliseconds; the
+ * default of {@link PreparedStatementClient}, `preparedStatementMaxAgeMs` in its config overrides it).
+ * PostgreSQL replans a cached generic plan only when the statistics or the schema of its tables change;
+ * where they do not (autovacuum off or behind, a table never analysed), a plan chosen while a table was
+ * empty (a sequential scan) stayed in use as the table grew: measured on 2026-11-28, the webhook
+ * claim and fan-out statements took 80 ms each at 90,000 deliveries, and delivery fell from about 900 to
+ * 15 a second, until an `ANALYZE`. Preparing again plans with the table's current size.
+ */
+export const PREPARED_STATEMENT_MAX_AGE_MS = 60_000;
+
 /** PostgreSQL's "cached plan must not change result type" (a table a prepared `SELECT *` reads was altered). */
 const FEATURE_NOT_SUPPORTED = '0A000';
 
@@ -21,7 +32,9 @@ const FEATURE_NOT_SUPPORTED = '0A000';
  * {@link PREPARED_STATEMENTS_PER_CONNECTION} stay prepared per connection (least recently used first
  * out): an evicted one is deallocated (`DEALLOCATE`) just before the connection's next statement, in the
  * same turn (never queued beside a running one); refused there (an aborted transaction), it is tried
- * again before the next one. Statements without parameters (`BEGIN`, `COMMIT`, DDL, migrations) and the
+ * again before the next one. A statement prepared more than {@link PREPARED_STATEMENT_MAX_AGE_MS} ago is
+ * retired the same way on its next use and prepared again under a new name, so its plan follows the growth
+ * of its tables even when their statistics do not. Statements without parameters (`BEGIN`, `COMMIT`, DDL, migrations) and the
  * callback form keep pg's own behaviour (simple protocol, unnamed). A statement whose prepared plan
  * PostgreSQL refuses after a schema change (SQLSTATE 0A000) is forgotten and deallocated the same way, so
  * its next execution prepares it again; the failing execution's error is passed on unchanged.
@@ -30,16 +43,20 @@ const FEATURE_NOT_SUPPORTED = '0A000';
  * query builders and `manager.query` all go through it unchanged. Not for PgBouncer in transaction mode.
  */
 export class PreparedStatementClient extends Client {
-  /** Statement text → this connection's name for it, in order of last use (oldest first). */
-  private readonly prepared = new Map<string, string>();
+  /** Statement text → this connection's name for it and when it was prepared (epoch ms), in order of last use (oldest first). */
+  private readonly prepared = new Map<string, { name: string; preparedAt: number }>();
   /** Names evicted or refused, to `DEALLOCATE` before this connection's next statement. */
   private readonly stale: string[] = [];
   /** Statement name → the row layout of its last result (see {@link PreparedQuery}). */
   private readonly layouts = new Map<string, RowLayout>();
   private sequence = 0;
+  /** See {@link PREPARED_STATEMENT_MAX_AGE_MS}. */
+  private readonly maxAgeMs: number;
 
-  constructor(config?: string | ClientConfig) {
+  /** `config` as pg's Client takes it, plus `preparedStatementMaxAgeMs` (default {@link PREPARED_STATEMENT_MAX_AGE_MS}). */
+  constructor(config?: string | (ClientConfig & { preparedStatementMaxAgeMs?: number })) {
     super(config);
+    this.maxAgeMs = (typeof config === 'object' ? config.preparedStatementMaxAgeMs : undefined) ?? PREPARED_STATEMENT_MAX_AGE_MS;
   }
 
   // pg's overloads (string, config object, Query, Submittable; promise or callback) are kept as they are.
@@ -65,7 +82,7 @@ export class PreparedStatementClient extends Client {
       super.query(new PreparedQuery(text, values, name, this.layouts, (error, result) => (error ? reject(error) : resolve(result))));
     }).catch((error: Error) => {
       Error.captureStackTrace(error); // as pg does: a stack leading back to the caller, not to the socket read
-      if ((error as { code?: string }).code === FEATURE_NOT_SUPPORTED && this.prepared.get(text) === name) {
+      if ((error as { code?: string }).code === FEATURE_NOT_SUPPORTED && this.prepared.get(text)?.name === name) {
         this.prepared.delete(text);
         this.layouts.delete(name);
         this.retire(name);
@@ -75,20 +92,24 @@ export class PreparedStatementClient extends Client {
   }
 
   private nameFor(text: string): string {
+    const now = Date.now();
     const known = this.prepared.get(text);
     if (known !== undefined) {
       this.prepared.delete(text);
-      this.prepared.set(text, known);
-      return known;
-    }
-    if (this.prepared.size >= PREPARED_STATEMENTS_PER_CONNECTION) {
-      const [oldest, name] = this.prepared.entries().next().value as [string, string];
+      if (now - known.preparedAt < this.maxAgeMs) {
+        this.prepared.set(text, known);
+        return known.name;
+      }
+      this.layouts.delete(known.name);
+      this.retire(known.name);
+    } else if (this.prepared.size >= PREPARED_STATEMENTS_PER_CONNECTION) {
+      const [oldest, { name }] = this.prepared.entries().next().value as [string, { name: string }];
       this.prepared.delete(oldest);
       this.layouts.delete(name);
       this.retire(name);
     }
     const name = `lf${++this.sequence}`;
-    this.prepared.set(text, name);
+    this.prepared.set(text, { name, preparedAt: now });
     return name;
   }
 
