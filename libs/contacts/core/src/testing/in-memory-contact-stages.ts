@@ -3,8 +3,6 @@ import { ContactStageRepository } from '../application/ports/contact-stage.repos
 import type { StagePosition } from '../domain/contact-stage';
 import { aiFollowUpStoppedAt, type InMemoryContactsStore } from './in-memory-contacts.store';
 
-export { aiFollowUpStoppedAt } from './in-memory-contacts.store';
-
 /**
  * {@link ContactStageRepository} over the contacts fake's store. The AI follow-up marker lives on the
  * stored contact row (as `ai_follow_up_stopped_at` does in the table), so the unit of work's snapshot

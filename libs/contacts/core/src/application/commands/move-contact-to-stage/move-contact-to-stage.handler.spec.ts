@@ -1,6 +1,6 @@
 import { newId } from '@leadflow/shared-kernel';
 import { MoveContactToStageCommand } from '@leadflow/contacts-contracts';
-import { aiFollowUpStoppedAt } from '../../../testing/in-memory-contact-stages';
+import { aiFollowUpStoppedAt } from '../../../testing/in-memory-contacts.store';
 import { ACCOUNT, ACTOR, contactStageSetup, LOST, NEW, OTHER_ACCOUNT, QUOTED, refusal, RENTAL_NEW, RENTALS, SALES, target } from '../../../testing/contact-stage.kit';
 
 const setup = contactStageSetup;
