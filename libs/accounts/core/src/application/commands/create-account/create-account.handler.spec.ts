@@ -115,4 +115,20 @@ describe('CreateAccountHandler (operator-api › POST /admin/v1/accounts, accoun
     expect(cache.loads).toBe(1);
     expect([...cache.entries.keys()][0]).not.toContain(created.apiKeys.full.key);
   });
+
+  it('requests of a cached key share one frozen principal; once the key is evicted and read again, a new one', async () => {
+    const created = await handler.execute(new CreateAccountCommand({ name: 'T', apiKeys: [{ name: 'full', preset: 'full_integration' }] }));
+    const cache = new InMemoryApiKeyCache();
+    const resolve = new ResolveApiKeyHandler(repository, cache, clock);
+    const first = await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    const second = await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toMatchObject({ keyName: 'full', accountName: 'T' });
+
+    await cache.invalidateAccount(first!.accountId as never);
+    const reread = await resolve.execute(new ResolveApiKeyQuery(created.apiKeys.full.key));
+    expect(reread).not.toBe(first);
+    expect(reread).toEqual(first);
+  });
 });

@@ -4,7 +4,7 @@ import { ApiKeyPrincipal, ResolveApiKeyQuery, apiKeyModePrefix } from '@leadflow
 import { ApiKeySecret } from '../../../domain/api-key-secret.value-object';
 import { lifecycleOf } from '../../../domain/api-key-lifecycle';
 import { ApiKeyCache } from '../../ports/api-key-cache.port';
-import { AccountsRepository } from '../../ports/accounts.repository.port';
+import { AccountsRepository, KeyWithAccount } from '../../ports/accounts.repository.port';
 
 /**
  * Authentication (ARCHITECTURE.md › Request path; issue 11, item 1): the key is looked up in the
@@ -16,6 +16,9 @@ import { AccountsRepository } from '../../ports/accounts.repository.port';
  */
 @QueryHandler(ResolveApiKeyQuery)
 export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
+  /** Key record (as the cache holds it) → its principal; collected with the record. */
+  private readonly principals = new WeakMap<KeyWithAccount, ApiKeyPrincipal>();
+
   constructor(
     private readonly repository: AccountsRepository,
     private readonly cache: ApiKeyCache,
@@ -34,7 +37,18 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
     const now = this.clock.now();
     if (lifecycleOf(key, now) !== 'active') return null;
     void this.repository.touchApiKey(key.id, now);
-    return {
+    return this.principalOf(key);
+  }
+
+  /**
+   * The principal of a resolved key, built once per key record: the cache hands back the same record
+   * while the key stays cached (a change to the key or its account evicts it), so requests share one
+   * frozen principal instead of building one each.
+   */
+  private principalOf(key: KeyWithAccount): ApiKeyPrincipal {
+    let principal = this.principals.get(key);
+    if (principal) return principal;
+    principal = Object.freeze({
       keyId: key.id,
       keyName: key.name,
       keyPrefix: `${apiKeyModePrefix(key.mode)}${key.prefix}`,
@@ -48,6 +62,8 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
       createdAt: key.createdAt,
       expiresAt: key.expiresAt,
       mode: key.mode ?? 'live',
-    };
+    });
+    this.principals.set(key, principal);
+    return principal;
   }
 }
