@@ -2,6 +2,7 @@ import { WebhooksInit1795335361884 } from './infrastructure/persistence/migratio
 import { WebhooksSubscriptionsDeliveries1795342000000 } from './infrastructure/persistence/migrations/1795342000000-webhooks-subscriptions-deliveries';
 import { WebhooksDeliveryJobs1798100000000 } from './infrastructure/persistence/migrations/1798100000000-webhooks-delivery-jobs';
 import { WebhooksRotationLogDisable1798200000000 } from './infrastructure/persistence/migrations/1798200000000-webhooks-rotation-log-disable';
+import { WebhooksDeliveryBodyByEvent1799100000000 } from './infrastructure/persistence/migrations/1799100000000-webhooks-delivery-body-by-event';
 
 export * from './webhooks-http.module';
 export * from './webhooks-jobs.module';
@@ -11,4 +12,4 @@ export { WebhooksCoreModule } from './webhooks-core.module';
 export { BullMqWebhookDeliveryScheduler } from './infrastructure/queue/bullmq-webhook-delivery.scheduler';
 
 /** Migrations of the `webhooks` schema, in order. */
-export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000];
+export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000, WebhooksDeliveryBodyByEvent1799100000000];

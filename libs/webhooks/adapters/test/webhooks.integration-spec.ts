@@ -146,6 +146,42 @@ describe('Webhooks adapters (PostgreSQL, Redis, BullMQ)', () => {
     expect(await db.query(`SELECT count(*)::int AS n FROM webhooks.delivery_attempts WHERE delivery_id = $1`, [delivery.id])).toEqual([{ n: 2 }]);
   });
 
+  it("the event's body is stored once, in its sample: a delivery row holds none and the claim answers the sample's body", async () => {
+    const accountId = asAccountId(newId());
+    const [a, b] = [await subscribe(accountId, '/unused-a'), await subscribe(accountId, '/unused-b')];
+    const body = storedBody('lead_created', new Date(), { contact: { first_name: 'Élise' } }, SYSTEM_ACTOR);
+    const eventId = newId();
+    const created = await deliveries.createForEvent({
+      accountId, eventId, event: 'lead_created', contactId: null, body, occurredAt: new Date(), now: new Date(Date.now() - 1000),
+      subscriptionIds: [a, b].map((s) => ({ deliveryId: newId(), subscriptionId: s.id })),
+    });
+
+    expect((await rowsOf(accountId)).map((row: any) => row.body)).toEqual([null, null]);
+    const [sample] = await db.query(`SELECT body FROM webhooks.event_samples WHERE event_id = $1`, [eventId]);
+    expect(sample.body).toEqual(JSON.parse(JSON.stringify(body)));
+    const now = new Date();
+    const claimed = (await deliveries.claim(accountId, created[0]!.id, new Date(now.getTime() + 5000), now)) as ClaimedDelivery;
+    expect(claimed.body).toEqual(sample.body);
+  });
+
+  it('a delivery written with its own body (before migration 1799100000000) is claimed with that body; one whose body is nowhere is missing and stays unleased', async () => {
+    const accountId = asAccountId(newId());
+    const sub = await subscribe(accountId, '/unused');
+    const [own, orphan] = [newId(), newId()];
+    for (const [id, body] of [[own, { type: 'lead_created', data: { legacy: true } }], [orphan, null]] as const) {
+      await db.query(
+        `INSERT INTO webhooks.deliveries (id, account_id, subscription_id, event_id, event, body, status, attempt, next_attempt_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 'lead_created', $5, 'pending', 0, now() - interval '1 second', now(), now())`,
+        [id, accountId, sub.id, newId(), body],
+      );
+    }
+    const now = new Date();
+
+    expect(((await deliveries.claim(accountId, own, new Date(now.getTime() + 5000), now)) as ClaimedDelivery).body).toEqual({ type: 'lead_created', data: { legacy: true } });
+    expect(await deliveries.claim(accountId, orphan, new Date(now.getTime() + 5000), now)).toBe('missing');
+    expect(await db.query(`SELECT locked_until FROM webhooks.deliveries WHERE id = $1`, [orphan])).toEqual([{ locked_until: null }]);
+  });
+
   it('tenant isolation: another account or another key neither lists nor deletes a subscription', async () => {
     const accountId = asAccountId(newId());
     const sub = await subscribe(accountId, '/unused');
