@@ -23,7 +23,7 @@ describe('lead capture: concurrent submissions', () => {
     Promise.all(bodies.map((body) => captureLead(api, account.api_keys.capture.key, body, { headers })));
 
   it('ten concurrent captures of the same new email give one contact, one capture, one lead_created; the others are replays', async () => {
-    const email = `race.${newId().slice(0, 8)}@example.com`;
+    const email = `race.${newId().slice(-8)}@example.com`;
     const responses = await parallel(Array.from({ length: 10 }, (_, index) => ({ email: index % 2 ? email.toUpperCase() : email, phone: freshPhone().raw, sms_consent: true, tags: ['Course'] })));
     expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
     const ids = new Set(responses.map((response) => response.body.contact_id));
@@ -41,7 +41,7 @@ describe('lead capture: concurrent submissions', () => {
 
   it('concurrent captures of the same new phone with different emails give one contact (resolved by phone)', async () => {
     const phone = freshPhone();
-    const responses = await parallel(Array.from({ length: 6 }, (_, index) => ({ email: `p${index}.${newId().slice(0, 6)}@example.com`, phone: phone.raw, sms_consent: true })));
+    const responses = await parallel(Array.from({ length: 6 }, (_, index) => ({ email: `p${index}.${newId().slice(-6)}@example.com`, phone: phone.raw, sms_consent: true })));
     expect(responses.every((response) => response.status === 200)).toBe(true);
     expect(new Set(responses.map((response) => response.body.contact_id)).size).toBe(1);
     expect(await count('contacts.contact_identities', `kind = 'phone' AND value = $2`, [phone.e164])).toBe(1);
@@ -59,7 +59,7 @@ describe('lead capture: concurrent submissions', () => {
 
   it('concurrent requests with one Idempotency-Key run the capture once (the others: 409 in progress or the replay)', async () => {
     const body = { phone: freshPhone().raw, sms_consent: true };
-    const responses = await parallel(Array.from({ length: 5 }, () => body), { 'Idempotency-Key': `same-${newId().slice(0, 8)}` });
+    const responses = await parallel(Array.from({ length: 5 }, () => body), { 'Idempotency-Key': `same-${newId().slice(-8)}` });
     const created = responses.filter((response) => response.status === 200 && response.body.status === 'created');
     expect(created).toHaveLength(1);
     for (const response of responses) {

@@ -542,7 +542,7 @@ describe('lead capture', () => {
   describe('rule 8: Idempotency-Key', () => {
     it('same key and payload: the original response with status idempotent_replay, nothing written again', async () => {
       const body = { first_name: 'Élise', phone: freshPhone().raw, sms_consent: true, tags: ['Cuisine'] };
-      const headers = { 'Idempotency-Key': `webflow-sub-${newId().slice(0, 8)}` };
+      const headers = { 'Idempotency-Key': `webflow-sub-${newId().slice(-8)}` };
       const first = await capture(body, headers);
       expect(first.status).toBe(200);
       const before = await captureWriteCounts(api, account);
@@ -559,7 +559,7 @@ describe('lead capture', () => {
     });
 
     it('same key with another payload: 409 idempotency_conflict (standard envelope), nothing written', async () => {
-      const headers = { 'Idempotency-Key': `make-${newId().slice(0, 8)}` };
+      const headers = { 'Idempotency-Key': `make-${newId().slice(-8)}` };
       const phone = freshPhone().raw;
       expect((await capture({ phone, sms_consent: true, notes: 'a' }, headers)).status).toBe(200);
       const before = await captureWriteCounts(api, account);
@@ -570,7 +570,7 @@ describe('lead capture', () => {
     });
 
     it('a refused capture does not store the key: it stays usable', async () => {
-      const headers = { 'Idempotency-Key': `retry-${newId().slice(0, 8)}` };
+      const headers = { 'Idempotency-Key': `retry-${newId().slice(-8)}` };
       const phone = freshPhone().raw;
       expect((await capture({ phone, sms_consent: 'no' }, headers)).status).toBe(422);
       expect((await capture({ phone, sms_consent: 'yes' }, headers)).status).toBe(200);

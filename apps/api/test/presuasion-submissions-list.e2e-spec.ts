@@ -27,7 +27,7 @@ describe('presuasion submissions: reading', () => {
       path: '/v1/presuasion/submissions',
       token,
       remoteAddress: freshAddress(),
-      body: { tool: { slug: 'quiz', name: 'Quiz' }, answers: [{ question: 'Projet ?', answer: 'Toiture' }], person: { email: `p${newId().slice(0, 8)}@example.com` }, ...extra },
+      body: { tool: { slug: 'quiz', name: 'Quiz' }, answers: [{ question: 'Projet ?', answer: 'Toiture' }], person: { email: `p${newId().slice(-8)}@example.com` }, ...extra },
     });
     return expectStatus(response, 201).body.data;
   };

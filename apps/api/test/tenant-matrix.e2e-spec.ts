@@ -95,8 +95,8 @@ describe('tenant matrix: another account’s id answers exactly like a missing o
       }),
     );
     const token = account.api_keys.full.key;
-    const contact = await createContact(api, token, { first_name: 'Nadia', email: `nadia.${newId().slice(0, 8)}@example.com` });
-    const second = await createContact(api, token, { first_name: 'Luc', email: `luc.${newId().slice(0, 8)}@example.com` });
+    const contact = await createContact(api, token, { first_name: 'Nadia', email: `nadia.${newId().slice(-8)}@example.com` });
+    const second = await createContact(api, token, { first_name: 'Luc', email: `luc.${newId().slice(-8)}@example.com` });
     const tag = await createTag(api, token, { name: 'Matrice' });
     const quote = await createQuote(api, token, SENDABLE);
     const calendars = account.calendars as Record<string, string>;

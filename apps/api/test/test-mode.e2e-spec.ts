@@ -330,7 +330,7 @@ describe('Test mode: sandbox accounts (issue 15, item 4)', () => {
     it('webhook payloads carry livemode false for a sandbox and true for a live account', async () => {
       for (const [account, token, path] of [[sandbox, sandboxKey(), '/sandbox'], [live, live.api_keys.full.key, '/live']] as const) {
         expectStatus(await api.request({ method: 'POST', path: '/v1/webhooks', token, body: { url: receiver.url(path), events: ['contact_created'] } }), 201);
-        await createContact(api, token, { email: `webhook-${account.account_id.slice(0, 8)}@example.com` });
+        await createContact(api, token, { email: `webhook-${account.account_id.slice(-8)}@example.com` });
       }
       const [onSandbox] = await waitFor(() => receiver.at('/sandbox'), (received) => received.length > 0, 'the sandbox delivery');
       const [onLive] = await waitFor(() => receiver.at('/live'), (received) => received.length > 0, 'the live delivery');

@@ -105,7 +105,7 @@ let contactSequence = 0;
 /** A new contact with a unique email (`POST /v1/contacts`). */
 export async function newContact(api: TestApi, token: string, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
   contactSequence += 1;
-  return createContact(api, token, { first_name: 'Nadia', last_name: `Bélanger ${contactSequence}`, email: `nadia.${contactSequence}.${newId().slice(0, 8)}@example.com`, ...extra });
+  return createContact(api, token, { first_name: 'Nadia', last_name: `Bélanger ${contactSequence}`, email: `nadia.${contactSequence}.${newId().slice(-8)}@example.com`, ...extra });
 }
 
 export function postBooking(api: TestApi, token: string, body: unknown): Promise<TestResponse> {

@@ -72,7 +72,7 @@ describe('Automations adapters (PostgreSQL, Redis, BullMQ)', () => {
     const row: AutomationRecordState = {
       id: newId(),
       accountId,
-      name: `Parcours ${newId().slice(0, 8)}`,
+      name: `Parcours ${newId().slice(-8)}`,
       isActive: true,
       isPublished: true,
       allowConcurrentRuns: false,

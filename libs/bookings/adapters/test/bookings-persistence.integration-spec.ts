@@ -72,7 +72,7 @@ describe('Bookings adapters (PostgreSQL, Redis, BullMQ)', () => {
     const value: Calendar = {
       id: newId(),
       accountId,
-      name: `Consultation ${newId().slice(0, 8)}`,
+      name: `Consultation ${newId().slice(-8)}`,
       durationMinutes: 30,
       slotIntervalMinutes: 30,
       minNoticeMinutes: 60,

@@ -47,7 +47,7 @@ describe('Events adapters (PostgreSQL)', () => {
     const value: EventState = {
       id,
       accountId,
-      slug: `salon-${newId().slice(0, 8)}`,
+      slug: `salon-${newId().slice(-8)}`,
       name: 'Salon de l’habitation',
       status: 'published',
       languages: ['fr', 'en'],

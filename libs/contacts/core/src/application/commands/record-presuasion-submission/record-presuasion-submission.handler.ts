@@ -134,7 +134,7 @@ export class RecordPresuasionSubmissionHandler implements ICommandHandler<Record
     if (existing) return existing;
     const name = submission.toolName;
     const suffixed = (suffix: string) => `${name.slice(0, Math.max(1, TAG_NAME_MAX_LENGTH - suffix.length - 3))} (${suffix})`.slice(0, TAG_NAME_MAX_LENGTH);
-    for (const candidate of [name, suffixed(submission.toolSlug), suffixed(`${submission.toolSlug} ${newId().slice(0, 8)}`)]) {
+    for (const candidate of [name, suffixed(submission.toolSlug), suffixed(`${submission.toolSlug} ${newId().slice(-8)}`)]) {
       await this.tags.insertTagIfAbsent(accountId, {
         id: newId(),
         name: candidate,
