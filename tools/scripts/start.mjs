@@ -49,12 +49,7 @@ const STOP_TIMEOUT_MS = Number(process.env.STOP_TIMEOUT_MS ?? 30_000);
 // --max-semi-space-size=64 (MB): V8's young generation four times its default, so the short-lived objects of
 // a request die in fewer scavenges and fewer are promoted: +5 to +20 % req/s on capture, reads and /v1/me in
 // A/B runs on the 2-core machine (issue 11), for up to ~100 MB more RSS per process.
-// Only the api processes get it: the worker keeps V8's default young generation, whose size its own load
-// moves far less (with 64 MB semi-spaces the worker's RSS stepped between ~400 and ~670 MB within a
-// 10-minute soak as V8 grew and shrank the young generation with the delivery rate; see README › Soak).
-const PROFILE_ARGS = process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [];
-const TS_ARGS = ['--enable-source-maps', '--max-semi-space-size=64', '-r', '@swc-node/register', ...PROFILE_ARGS];
-const WORKER_TS_ARGS = ['--enable-source-maps', '-r', '@swc-node/register', ...PROFILE_ARGS];
+const TS_ARGS = ['--enable-source-maps', '--max-semi-space-size=64', '-r', '@swc-node/register', ...(process.env.LEADFLOW_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.LEADFLOW_PROFILE_DIR] : [])];
 const READY_TIMEOUT_MS = Number(process.env.READY_TIMEOUT_MS ?? 120_000);
 const LOG_LEVEL = process.env.LOG_LEVEL || 'warn';
 const childEnv = { SWCRC: 'true', LEADFLOW_SUPERVISED: '1', LOG_LEVEL };
@@ -103,13 +98,13 @@ function lowerPriority(pid, nice) {
  * One supervised process: `pid`, `kill(signal)`, `exited` (resolves with { code, signal }), `ready`
  * (resolves on its `{ type: 'leadflow:ready' }` message) and `messages` (every IPC message it sent, in
  * order, complete once `exited` resolved). Children keep an IPC channel to this process, so they stop
- * when it is gone. `entry` runs with `nodeArgs` (Node options and the TypeScript loader) at nice `nice`.
+ * when it is gone.
  */
-function spawnTs(entry, nice = 0, nodeArgs = TS_ARGS) {
+function spawnTs(entry, nice = 0) {
   // Started through nice(1) when it exists, so every thread of the process (V8's and libuv's included)
   // runs at that priority from its first instruction; else lowered once started (main thread and later ones).
   const niced = nice > 0 && existsSync(NICE_BINARY);
-  const [command, args] = niced ? [NICE_BINARY, ['-n', String(nice), process.execPath, ...nodeArgs, entry]] : [process.execPath, [...nodeArgs, entry]];
+  const [command, args] = niced ? [NICE_BINARY, ['-n', String(nice), process.execPath, ...TS_ARGS, entry]] : [process.execPath, [...TS_ARGS, entry]];
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...childEnv },
@@ -281,7 +276,7 @@ function supervise(label, start) {
 }
 
 for (let i = 1; i <= API_PROCESSES; i++) supervise(`api#${i}`, forkApi);
-supervise('worker', () => spawnTs('apps/worker/src/main.ts', WORKER_NICE, WORKER_TS_ARGS));
+supervise('worker', () => spawnTs('apps/worker/src/main.ts', WORKER_NICE));
 say(`${API_PROCESSES} api process(es) sharing port ${process.env.PORT ?? 3000} and 1 worker starting; Ctrl-C stops them all`);
 setTimeout(() => announce('timeout'), READY_TIMEOUT_MS).unref();
 
