@@ -59,8 +59,9 @@ export interface OverdueDelivery {
 export abstract class WebhookDeliveryRepository {
   /**
    * For event `eventId`: one delivery per subscription (`pending`, attempt 0; idempotent on (event,
-   * subscription)) and the event's sample row, atomically. Answers the event's deliveries still waiting
-   * for their first attempt (the new ones, or a replayed event's).
+   * subscription)) and the event's sample row, which holds the body once for all of them (the claim reads
+   * it there), atomically. Answers the event's deliveries still waiting for their first attempt (the new
+   * ones, or a replayed event's).
    */
   abstract createForEvent(input: {
     accountId: AccountId;
