@@ -66,6 +66,9 @@ if (!Number.isInteger(API_PROCESSES) || API_PROCESSES < 1) {
   say(`API_PROCESSES must be a positive integer (got ${JSON.stringify(process.env.API_PROCESSES)})`);
   process.exit(1);
 }
+// Every process is told the count (AppConfig.apiProcesses): while Redis is down each api process admits its
+// share of every limit (limit / API_PROCESSES, rounded down), the worker its share of the metrics token's.
+childEnv.API_PROCESSES = String(API_PROCESSES);
 
 /**
  * CPU priority of the worker, as a nice value (0 = the api's, 19 = lowest; default 10). The api

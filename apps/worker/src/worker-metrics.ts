@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -6,8 +7,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue, Worker } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Clock } from '@leadflow/shared-kernel';
-import { AppConfig, METRICS_CHALLENGE, METRICS_PATH, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed, OutboxBacklog, readOutboxBacklog } from '@leadflow/shared-platform';
+import { Clock, DomainError } from '@leadflow/shared-kernel';
+import { AppConfig, FailedAttempts, METRICS_CHALLENGE, METRICS_PATH, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed, OutboxBacklog, readOutboxBacklog, renderDomainError } from '@leadflow/shared-platform';
 import { NodeHttpListener } from './node-http-listener';
 
 /** Queue states counted by `leadflow_queue_jobs{queue,state}` (BullMQ job states). */
@@ -172,8 +173,12 @@ export class WorkerMetrics implements OnApplicationBootstrap {
 /**
  * `GET /metrics` of the worker on `WORKER_METRICS_PORT` (unset or empty: no listener), on HOST, plain
  * node:http: the Prometheus text of {@link WorkerMetrics}; with `METRICS_TOKEN` set, 401 without
- * `Authorization: Bearer <METRICS_TOKEN>` (constant-time comparison). Anything else: 404; a method other
- * than GET or HEAD: 405. Listens once the worker is bootstrapped; closed on shutdown.
+ * `Authorization: Bearer <METRICS_TOKEN>` (constant-time comparison), and wrong or missing tokens limited like
+ * the operator token's on the api, in one budget with the api's /metrics ({@link FailedAttempts.checkSecret}
+ * `metrics_token`: from the 11th of a socket address within 10 minutes, 429 `rate_limit_exceeded` as a JSON
+ * error envelope, `details` `{ limit_type: 'brute_force', retry_after_seconds }`, `Retry-After`; the right
+ * token too). The address is the socket's: `X-Forwarded-For` is not read here. Anything else: 404; a method
+ * other than GET or HEAD: 405. Listens once the worker is bootstrapped; closed on shutdown.
  */
 @Injectable()
 export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -183,6 +188,7 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly config: AppConfig,
     private readonly metrics: WorkerMetrics,
+    private readonly failures: FailedAttempts,
   ) {}
 
   /** The listening port (differs from WORKER_METRICS_PORT only when that is 0), or null when not listening. */
@@ -208,8 +214,21 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
     const text = 'text/plain; charset=utf-8';
     if ((request.url ?? '/').split('?')[0] !== METRICS_PATH) return send(404, text, 'Not found: GET /metrics.\n');
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, text, 'Method not allowed.\n', { allow: 'GET, HEAD' });
-    if (!metricsScrapeAllowed(request.headers.authorization, this.config.metricsToken)) {
-      return send(401, text, METRICS_UNAUTHORIZED_BODY, { 'www-authenticate': METRICS_CHALLENGE });
+    if (this.config.metricsToken !== null) {
+      const ip = request.socket.remoteAddress ?? 'unknown';
+      const matches = metricsScrapeAllowed(request.headers.authorization, this.config.metricsToken);
+      try {
+        if (!(await this.failures.checkSecret('metrics_token', ip, matches))) {
+          return send(401, text, METRICS_UNAUTHORIZED_BODY, { 'www-authenticate': METRICS_CHALLENGE });
+        }
+      } catch (error) {
+        if (!(error instanceof DomainError)) {
+          this.logger.error({ err: error }, 'Metrics token check failed');
+          return send(500, text, 'Metrics token check failed.\n');
+        }
+        const rendered = renderDomainError(error, randomUUID(), this.config.publicBaseUrl);
+        return send(rendered.status, 'application/json; charset=utf-8', JSON.stringify(rendered.body), rendered.headers);
+      }
     }
     try {
       send(200, this.metrics.registry.contentType, await this.metrics.render());

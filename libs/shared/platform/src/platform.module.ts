@@ -12,6 +12,8 @@ import { TransactionHost } from './database/transaction-host';
 import { IdempotencyKeyRecord } from './http/idempotency/idempotency-key.record';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './http/idempotency/idempotency.store';
+import { FailedAttempts } from './http/auth/failed-attempts';
+import { LocalLimits } from './http/local-limits';
 import { RateLimits } from './http/rate-limits';
 import { OutboxRecord } from './outbox/outbox.record';
 import { OutboxWriter } from './outbox/outbox.writer';
@@ -27,7 +29,7 @@ export interface PlatformModuleOptions {
 /**
  * Global infrastructure shared by the api and the worker: configuration, clock, the TypeORM data
  * source (entities auto-loaded from each context's `TypeOrmModule.forFeature`), the unit of work,
- * outbox, activity-log and journal (both in one statement) writers, the kernel's `UnitOfWork` and `Journal` ports, Redis, rate limits, idempotency store and the CQRS buses.
+ * outbox, activity-log and journal (both in one statement) writers, the kernel's `UnitOfWork` and `Journal` ports, Redis, rate limits (and their per-process fallback, the failed-credential limiter), idempotency store and the CQRS buses.
  */
 @Global()
 @Module({})
@@ -46,6 +48,8 @@ export class PlatformModule {
       RedisConnection,
       AccountCacheInvalidation,
       RateLimits,
+      LocalLimits,
+      FailedAttempts,
       IdempotencyStore,
       IdempotencyInterceptor,
     ];

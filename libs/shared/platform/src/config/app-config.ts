@@ -81,6 +81,12 @@ export class AppConfig {
    * for a scraper on a private network. Compared in constant time.
    */
   readonly metricsToken: string | null;
+  /**
+   * Api processes of this deployment (`API_PROCESSES`, 1..1024, default 1 for an app run alone; `npm start`
+   * passes its count to every process it starts). While Redis is down each api process admits
+   * `floor(limit / apiProcesses)` (at least 1) of every limit, so together they never admit more than it.
+   */
+  readonly apiProcesses: number;
   /** Operator API bearer token; null disables `/admin` (404 on every path). */
   readonly adminToken: string | null;
   /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
@@ -189,7 +195,7 @@ export class AppConfig {
     get('DATABASE_PREPARED_STATEMENTS', boolean(true), true);
     ms('STOP_TIMEOUT_MS', 30_000);
     ms('READY_TIMEOUT_MS', 120_000);
-    get('API_PROCESSES', integer(1, 1, 1024), 1);
+    this.apiProcesses = get('API_PROCESSES', integer(1, 1, 1024), 1);
     get('WORKER_NICE', integer(10, 0, 19), 10);
     if (problems.length > 0) throw new ConfigError(problems);
   }

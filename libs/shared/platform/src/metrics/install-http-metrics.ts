@@ -1,6 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { DomainError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
+import { FailedAttempts } from '../http/auth/failed-attempts';
+import { sendError } from '../http/error-envelope.filter';
 import { ClusterMetricsWorker } from './cluster-metrics';
 import { HttpMetrics } from './http-metrics';
 import { METRICS_CHALLENGE, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed } from './metrics-token';
@@ -17,12 +20,18 @@ const INSTALLED = new WeakMap<object, HttpMetrics>();
  * - `GET /metrics`: the Prometheus text format (`text/plain; version=0.0.4`) of {@link HttpMetrics}; under
  *   `npm start` the sum over every api process (ClusterMetricsWorker), else this process's. With `METRICS_TOKEN`
  *   set, a scrape without `Authorization: Bearer <METRICS_TOKEN>` answers 401 (`WWW-Authenticate: Bearer`);
- *   unset, the endpoint is open. Outside the quota and the API-key guard (a plain Fastify route).
+ *   unset, the endpoint is open. Wrong or missing tokens are limited like the operator token's
+ *   ({@link FailedAttempts.checkSecret} `metrics_token`: from the 11th of a client address within 10 minutes,
+ *   429 `rate_limit_exceeded` in the error envelope, `details` `{ limit_type: 'brute_force', retry_after_seconds }`,
+ *   `Retry-After`, right token included; one budget with the worker's /metrics). Outside the quota and the
+ *   API-key guard (a plain Fastify route).
  * Returns the metrics (tests read them).
  */
 export function installHttpMetrics(app: NestFastifyApplication): HttpMetrics {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  const token = app.get(AppConfig).metricsToken;
+  const config = app.get(AppConfig);
+  const token = config.metricsToken;
+  const failures = app.get(FailedAttempts);
   const metrics = new HttpMetrics();
   const cluster = ClusterMetricsWorker.start(metrics.registry);
   INSTALLED.set(app, metrics);
@@ -37,8 +46,16 @@ export function installHttpMetrics(app: NestFastifyApplication): HttpMetrics {
   });
   fastify.get(METRICS_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('cache-control', 'no-store');
-    if (!metricsScrapeAllowed(request.headers.authorization, token)) {
-      return reply.status(401).header('www-authenticate', METRICS_CHALLENGE).type('text/plain; charset=utf-8').send(METRICS_UNAUTHORIZED_BODY);
+    if (token !== null) {
+      let allowed: boolean;
+      try {
+        allowed = await failures.checkSecret('metrics_token', request.ip, metricsScrapeAllowed(request.headers.authorization, token));
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        sendError(reply, request, error, config.publicBaseUrl);
+        return reply;
+      }
+      if (!allowed) return reply.status(401).header('www-authenticate', METRICS_CHALLENGE).type('text/plain; charset=utf-8').send(METRICS_UNAUTHORIZED_BODY);
     }
     const clustered = cluster ? await cluster.scrape() : null;
     const text = clustered ?? (await metrics.registry.metrics());

@@ -7,52 +7,12 @@ import { ApiKeyPrincipal, Feature, ResolveApiKeyQuery, Scope } from '@leadflow/a
 import { Clock, DomainError, ValidationFailedError } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
 import { MAX_JSON_DEPTH } from '../fastify-setup';
+import { LocalLimits } from '../local-limits';
 import { LimitCheck, LimitOutcome, quotaExceeded, quotaHeaders, RateLimits } from '../rate-limits';
 import { UsageRecorder } from '../usage-recorder.port';
 import { unstorableTextViolations } from '../text/unstorable-text';
+import { FailedAttempts } from './failed-attempts';
 import { CLEANS_TEXT, IP_LIMIT, IpLimitPolicy, KEY_LIMIT, KeyLimitPolicy, REQUIRED_FEATURE, REQUIRED_SCOPE } from './route-policy.decorators';
-
-/** Failed authentications tolerated per IP before 429 `rate_limit_exceeded` (`limit_type` `brute_force`). */
-const BRUTE_FORCE_ATTEMPTS = 30;
-const BRUTE_FORCE_WINDOW_SECONDS = 600;
-/** Wrong operator tokens tolerated per IP and window before 429 (issue 12, item 8). */
-const ADMIN_ATTEMPTS = 10;
-
-/**
- * Fixed-window counters kept in this process: the fallback of every limiter while Redis is unreachable
- * (issue 12, item 7), so brute-force limits, quotas and per-IP limits hold per process instead of failing
- * open (during an outage a limit admits at most `API_PROCESSES` times its value). Windows in seconds.
- */
-class LocalCounters {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  consume(subject: string, points: number, windowSeconds: number, now: number): LimitOutcome {
-    if (this.windows.size > 100_000) this.prune(now);
-    let window = this.windows.get(subject);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + windowSeconds * 1000 };
-      this.windows.set(subject, window);
-    }
-    window.count += 1;
-    const allowed = window.count <= points;
-    if (!allowed) window.count -= 1; // a refusal consumes nothing
-    return {
-      allowed,
-      report: { limit: points, remaining: Math.max(0, points - window.count), resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)), windowSeconds },
-    };
-  }
-
-  /** The units counted for `subject` in its current window, none consumed. */
-  peek(subject: string, now: number): { count: number; resetSeconds: number } {
-    const window = this.windows.get(subject);
-    if (!window || window.resetAt <= now) return { count: 0, resetSeconds: 1 };
-    return { count: window.count, resetSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
-  }
-
-  private prune(now: number): void {
-    for (const [subject, window] of this.windows) if (window.resetAt <= now) this.windows.delete(subject);
-  }
-}
 
 /** A route's declared policy (decorators of route-policy.decorators.ts), read once per handler. */
 interface RoutePolicy {
@@ -74,7 +34,6 @@ interface RoutePolicy {
 @Injectable()
 export class ApiRequestGuard implements CanActivate {
   private readonly logger = new Logger(ApiRequestGuard.name);
-  private readonly local = new LocalCounters();
   /** Handler → its policy: decorator metadata is fixed once the app is built, so it is read once (issue 11). */
   private readonly policies = new WeakMap<object, RoutePolicy>();
 
@@ -82,6 +41,8 @@ export class ApiRequestGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly queries: QueryBus,
     private readonly limits: RateLimits,
+    private readonly local: LocalLimits,
+    private readonly failures: FailedAttempts,
     private readonly usage: UsageRecorder,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -155,7 +116,8 @@ export class ApiRequestGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     const principal = match ? await this.queries.execute(new ResolveApiKeyQuery(match[1])) : null;
     if (principal) return principal;
-    const attempts = await this.countFailure('auth_failures', request.ip, BRUTE_FORCE_ATTEMPTS);
+    // 30 per address and 10 minutes (FAILED_ATTEMPT_LIMITS); a key that resolves is never counted
+    const attempts = await this.failures.recordFailure('api_key', request.ip);
     if (!attempts.allowed) {
       request.leadflow.rateLimited = true;
       throw quotaExceeded('brute_force', attempts.report.resetSeconds);
@@ -172,7 +134,8 @@ export class ApiRequestGuard implements CanActivate {
    * key quota), its per-key minute limit (429 `rate_limit_exceeded`, `limit_type` `per_key`), then the
    * key's hourly quota (429 `rate_limit_exceeded`; `RateLimit-*` headers on every response): all three
    * counters in ONE Redis round trip (RateLimits.consumeAll), a refused one consuming nothing. With
-   * Redis unreachable the same counters are kept in this process (fail closed per process).
+   * Redis unreachable the same counters are kept in this process against its share of each limit
+   * (LocalLimits: limit / API_PROCESSES, rounded down), so the api processes together admit no more.
    */
   private async consumeLimits({ ipLimit, keyLimit }: RoutePolicy, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
     const checks: LimitCheck[] = [];
@@ -188,7 +151,7 @@ export class ApiRequestGuard implements CanActivate {
       outcomes = await this.limits.consumeAll(checks);
     } catch (error) {
       this.warnOnce(error, 'Quota store unavailable; limits counted in this process');
-      outcomes = this.consumeLocally(checks);
+      outcomes = this.local.consumeAll(checks, Date.now());
     }
     const now = this.clock.now();
     outcomes.forEach((outcome, index) => {
@@ -224,8 +187,8 @@ export class ApiRequestGuard implements CanActivate {
    * `/admin/v1`: 404 when `ADMIN_TOKEN` is unset; the bearer token's sha256 digest compared in constant
    * time with the configured one's (equal lengths whatever was sent: nothing about the token's length
    * leaks); a wrong or missing token is 401 `invalid_admin_token`, and from the 11th wrong token of an
-   * address within 10 minutes 429 `rate_limit_exceeded` (`limit_type` `brute_force`), counted in Redis or,
-   * while Redis is unreachable, in this process (issue 12, item 8).
+   * address within 10 minutes 429 `rate_limit_exceeded` (`limit_type` `brute_force`), right token included
+   * ({@link FailedAttempts.checkSecret}: counted in Redis, else in this process against its share).
    */
   private async checkAdmin(request: FastifyRequest): Promise<void> {
     const token = this.config.adminToken;
@@ -234,26 +197,8 @@ export class ApiRequestGuard implements CanActivate {
     const given = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
     const expected = createHash('sha256').update(token).digest();
     const actual = createHash('sha256').update(given ?? '').digest();
-    // an address that used up its wrong tokens is refused before its token is looked at, so a right guess
-    // made past the limit gains nothing (it answers 429 like a wrong one)
-    const spent = await this.failuresSpent('admin_failures', request.ip);
-    if (spent.count >= ADMIN_ATTEMPTS) throw quotaExceeded('brute_force', spent.resetSeconds);
-    if (given !== undefined && timingSafeEqual(actual, expected)) return;
-    const attempts = await this.countFailure('admin_failures', request.ip, ADMIN_ATTEMPTS);
-    if (!attempts.allowed) throw quotaExceeded('brute_force', attempts.report.resetSeconds);
+    if (await this.failures.checkSecret('admin_token', request.ip, given !== undefined && timingSafeEqual(actual, expected))) return;
     throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
-  }
-
-  /** {@link RateLimits.consumeAll}'s contract on this process's counters: in order, stopping at the first refusal. */
-  private consumeLocally(checks: LimitCheck[]): LimitOutcome[] {
-    const now = Date.now();
-    const outcomes: LimitOutcome[] = [];
-    for (const check of checks) {
-      const outcome = this.local.consume(`${check.name}:${check.windowSeconds}:${check.subject}`, check.points, check.windowSeconds, now);
-      outcomes.push(outcome);
-      if (!outcome.allowed) break;
-    }
-    return outcomes;
   }
 
   private lastWarning = 0;
@@ -263,26 +208,6 @@ export class ApiRequestGuard implements CanActivate {
     if (Date.now() - this.lastWarning < 60_000) return;
     this.lastWarning = Date.now();
     this.logger.warn({ err: error }, message);
-  }
-
-  /** Failures already counted for `ip` in the window (Redis, else this process's counter), none consumed. */
-  private async failuresSpent(name: string, ip: string): Promise<{ count: number; resetSeconds: number }> {
-    try {
-      return await this.limits.consumed(name, ip, BRUTE_FORCE_WINDOW_SECONDS);
-    } catch (error) {
-      this.warnOnce(error, 'Failure counter store unavailable; counting in process');
-      return this.local.peek(`${name}:${ip}`, Date.now());
-    }
-  }
-
-  /** One failed authentication of `ip` under `name`: counted in Redis, else in this process (fail closed). */
-  private async countFailure(name: string, ip: string, points: number): Promise<LimitOutcome> {
-    try {
-      return await this.limits.consume(name, ip, points, BRUTE_FORCE_WINDOW_SECONDS);
-    } catch (error) {
-      this.warnOnce(error, 'Failure counter store unavailable; counting in process');
-      return this.local.consume(`${name}:${ip}`, points, BRUTE_FORCE_WINDOW_SECONDS, Date.now());
-    }
   }
 
   /** Body problems found while parsing (see installHttpContract), raised once the caller is authenticated. */
