@@ -250,6 +250,8 @@ function supervise(label, start) {
     say(`${label} started (pid ${proc.pid})`);
     proc.ready.then(() => {
       if (running.get(label) !== proc) return;
+      // A restarted process says when it is back (the first start has the closing block).
+      if (announced) say(`${label} (pid ${proc.pid}) ready after ${seconds(Date.now() - startedAt)}`);
       readySlots.add(label);
       if ([...expected].every((slot) => readySlots.has(slot))) announce();
     });

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
-import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule } from '@leadflow/shared-platform';
+import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule, WorkerLeasesModule } from '@leadflow/shared-platform';
 import { AccountsJobsModule } from '@leadflow/accounts-adapters';
 import { AutomationsJobsModule } from '@leadflow/automations-adapters';
 import { BookingsJobsModule } from '@leadflow/bookings-adapters';
@@ -19,13 +19,13 @@ export interface WorkerModuleOptions {
   clock?: Clock;
 }
 
-/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT), the metrics (WORKER_METRICS_PORT). */
+/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT), the metrics (WORKER_METRICS_PORT), the worker's heartbeat and lease takeover (WorkerLeasesModule). */
 @Module({})
 export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, AccountsJobsModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
+      imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), WorkerLeasesModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, AccountsJobsModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
         BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule, WorkerMetricsModule],
     };
   }

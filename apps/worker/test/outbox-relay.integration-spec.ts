@@ -4,6 +4,7 @@ import { Processor } from '@nestjs/bullmq';
 import { INestApplicationContext, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Job, Queue } from 'bullmq';
+import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { DomainError, FixedClock, IntegrationEvent, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
 import {
@@ -502,6 +503,34 @@ describe('Outbox consumers: inbox and reconciler', () => {
     } finally {
       auditWorker.resume();
     }
+  });
+
+  it("Redis's data lost (its marker gone): unrecorded events relayed before the loss are re-enqueued at the next pass, without the grace", async () => {
+    await reconciler.reconcile();
+    // A clock a second ahead of PostgreSQL's, so the rows below count as relayed before the loss it detects.
+    const patient = new OutboxReconciler(db, app.get(OutboxRelay), app.get(OutboxSubscriptions), new FixedClock(new Date(Date.now() + 1000)), services.config(), {
+      autoStart: false,
+      graceMs: 300_000,
+    });
+    await patient.reconcile(); // the marker is in Redis and recorded
+    const lost = [event('deal_won', { deal_id: 'lost-with-redis' })];
+    await relayedButLost(lost);
+    expect((await patient.reconcile()).requeued).toEqual([]); // within the grace, Redis intact: left alone
+
+    const redis = new IORedis(services.redisUrl);
+    try {
+      await redis.del(`${services.redisPrefix}:outbox:redis-marker`); // what a Redis restarted empty looks like
+    } finally {
+      redis.disconnect();
+    }
+    const pass = await patient.reconcile();
+
+    expect(pass.redisLostBefore).toBeInstanceOf(Date);
+    expect(pass.requeued).toEqual([{ eventId: lost[0].id, consumers: ['test-audit'] }]);
+    await waitFor(async () => (await inbox([lost[0].id])).length === 1, 10_000, 're-enqueued event handled');
+    const next = await patient.reconcile();
+    expect(next.requeued).toEqual([]);
+    expect(next.redisLostBefore).toBeUndefined();
   });
 
   it('a reconciler pass deletes inbox rows older than the retention (7 days) and keeps the others', async () => {

@@ -3,6 +3,7 @@ import { WebhooksSubscriptionsDeliveries1795342000000 } from './infrastructure/p
 import { WebhooksDeliveryJobs1798100000000 } from './infrastructure/persistence/migrations/1798100000000-webhooks-delivery-jobs';
 import { WebhooksRotationLogDisable1798200000000 } from './infrastructure/persistence/migrations/1798200000000-webhooks-rotation-log-disable';
 import { WebhooksDeliveryBodyByEvent1799100000000 } from './infrastructure/persistence/migrations/1799100000000-webhooks-delivery-body-by-event';
+import { WebhooksDeliveryLeaseHolder1799600000001 } from './infrastructure/persistence/migrations/1799600000001-webhooks-delivery-lease-holder';
 
 export * from './webhooks-http.module';
 export * from './webhooks-jobs.module';
@@ -12,4 +13,5 @@ export { WebhooksCoreModule } from './webhooks-core.module';
 export { BullMqWebhookDeliveryScheduler } from './infrastructure/queue/bullmq-webhook-delivery.scheduler';
 
 /** Migrations of the `webhooks` schema, in order. */
-export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000, WebhooksDeliveryBodyByEvent1799100000000];
+export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000, WebhooksDeliveryBodyByEvent1799100000000,
+  WebhooksDeliveryLeaseHolder1799600000001];

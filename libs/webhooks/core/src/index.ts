@@ -20,6 +20,8 @@ export * from './application/commands/attempt-webhook-delivery/attempt-webhook-d
 export * from './application/commands/reschedule-lost-deliveries/reschedule-lost-deliveries.command';
 export * from './application/commands/queue-webhook-delivery/queue-webhook-delivery.command';
 export * from './application/commands/reschedule-lost-deliveries/reschedule-lost-deliveries.handler';
+export * from './application/commands/take-over-deliveries/take-over-deliveries.command';
+export * from './application/commands/take-over-deliveries/take-over-deliveries.handler';
 export * from './application/queries/list-webhook-subscriptions/list-webhook-subscriptions.query';
 export * from './application/queries/list-webhook-event-samples/list-webhook-event-samples.query';
 export * from './application/webhooks-core.providers';

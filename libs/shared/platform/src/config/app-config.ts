@@ -107,8 +107,9 @@ export class AppConfig {
   readonly outboxRelayBatchSize: number;
   /**
    * Worker, outbox reconciler (milliseconds): pause between passes (`OUTBOX_RECONCILE_INTERVAL_MS`,
-   * default 30000) and how long after its relay (or its last re-enqueue) an event some consumer has not
-   * recorded in `platform.event_inbox` is re-enqueued (`OUTBOX_RECONCILE_GRACE_MS`, 300000).
+   * default 10000; a pass that finds Redis's data lost re-enqueues the unrecorded events relayed before the
+   * loss at once) and how long after its relay (or its last re-enqueue) an event some consumer has not
+   * recorded in `platform.event_inbox` is re-enqueued otherwise (`OUTBOX_RECONCILE_GRACE_MS`, 300000).
    */
   readonly outboxReconcile: { intervalMs: number; graceMs: number };
   /** How long a `processing` Idempotency-Key is held before another request may take it over (milliseconds). */
@@ -131,11 +132,18 @@ export class AppConfig {
   /**
    * Worker, webhook deliveries (milliseconds): base of the retry schedule (`WEBHOOK_RETRY_BASE_MS`, default
    * 120000: waits 2 min × 2^(n−1), 12 attempts over ≈ 2.8 days), claim lease of an attempt in progress
-   * (`WEBHOOK_LEASE_MS`, 30000; longer than the 10 s timeout), pause between sweeps for deliveries whose job
+   * (`WEBHOOK_LEASE_MS`, 15000: the 10 s timeout plus 5 s; a dead worker's leases are taken over before that, see `workerLeases`), pause between sweeps for deliveries whose job
    * was lost (`WEBHOOK_SWEEP_INTERVAL_MS`, 30000), age past `next_attempt_at` before the sweeper re-enqueues
    * (`WEBHOOK_SWEEP_GRACE_MS`, 60000).
    */
   readonly webhookDelivery: { retryBaseMs: number; leaseMs: number; sweepIntervalMs: number; sweepGraceMs: number };
+  /**
+   * Worker identity and lease takeover (milliseconds, docs/adr/0004): heartbeat of every worker in
+   * `platform.workers` (`WORKER_HEARTBEAT_INTERVAL_MS`, default 1000), silence after which a worker on
+   * another machine counts as dead and its leases are taken over (`WORKER_HEARTBEAT_TIMEOUT_MS`, 10000; a
+   * dead worker of the same machine is known at once by its pid).
+   */
+  readonly workerLeases: { heartbeatIntervalMs: number; heartbeatTimeoutMs: number };
 
   /**
    * Reads and validates every variable of the README's "Environment variables" table (env-schema.ts, zod).
@@ -171,7 +179,7 @@ export class AppConfig {
     this.outboxRelayIntervalMs = ms('OUTBOX_RELAY_INTERVAL_MS', 500);
     this.outboxRelayBatchSize = get('OUTBOX_RELAY_BATCH_SIZE', integer(100, 1, 10_000), 100);
     this.outboxReconcile = {
-      intervalMs: ms('OUTBOX_RECONCILE_INTERVAL_MS', 30_000),
+      intervalMs: ms('OUTBOX_RECONCILE_INTERVAL_MS', 10_000),
       graceMs: ms('OUTBOX_RECONCILE_GRACE_MS', 300_000, 0),
     };
     this.emailRetryDelayMs = ms('EMAIL_RETRY_DELAY_MS', 30_000);
@@ -185,9 +193,13 @@ export class AppConfig {
     };
     this.webhookDelivery = {
       retryBaseMs: ms('WEBHOOK_RETRY_BASE_MS', 120_000),
-      leaseMs: ms('WEBHOOK_LEASE_MS', 30_000),
+      leaseMs: ms('WEBHOOK_LEASE_MS', 15_000),
       sweepIntervalMs: ms('WEBHOOK_SWEEP_INTERVAL_MS', 30_000),
       sweepGraceMs: ms('WEBHOOK_SWEEP_GRACE_MS', 60_000, 0),
+    };
+    this.workerLeases = {
+      heartbeatIntervalMs: ms('WORKER_HEARTBEAT_INTERVAL_MS', 1000),
+      heartbeatTimeoutMs: ms('WORKER_HEARTBEAT_TIMEOUT_MS', 10_000),
     };
     // Read elsewhere (prepare.ts, data-source.factory.ts, start.mjs) but checked here, so `npm start` stops on them too.
     get('SEED_DEMO', boolean(true), true);

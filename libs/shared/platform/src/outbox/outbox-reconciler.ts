@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -33,7 +34,19 @@ export interface ReconcilePass {
   watermark: string;
   /** False when another worker held the reconciler's lock (nothing was done). */
   ran: boolean;
+  /** Set when this pass found Redis's data lost: unrecorded events relayed before this time were due at once. */
+  redisLostBefore?: Date;
 }
+
+interface ReconciliationState {
+  sequence: string;
+  redis_marker: string | null;
+  redis_seen_at: Date | null;
+  lost_before: Date | null;
+}
+
+/** Margin added to the restart time Redis reports (whole seconds; clocks of two machines) (ms). */
+const REDIS_RESTART_MARGIN_MS = 2000;
 
 interface ReconcileRow extends OutboxRow {
   relayed_at: Date | null;
@@ -57,6 +70,15 @@ const RECONCILER_LOCK = 0x6c66_7278; // "lfrx"
  * grace, stops the walk. One worker at a time (transaction-scoped advisory lock). Duplicates it may
  * cause (an event that was only slow) are absorbed by the inbox. Each pass also deletes inbox rows
  * older than `inboxRetentionMs` (7 days).
+ *
+ * Redis's data lost (docs/adr/0004): each pass also reads a marker key it keeps in Redis
+ * (`<REDIS_PREFIX>:outbox:redis-marker`, its value recorded in `platform.outbox_reconciliation`). When the
+ * marker is gone (Redis restarted empty, flushed, failed over to a replica that missed it), the jobs
+ * relayed before the loss are gone too, so every unrecorded event relayed before it is due at once,
+ * without the grace: `lost_before` is Redis's start time plus 2 s when Redis restarted after the marker was
+ * last seen (events relayed into the new Redis are left alone), else the time of the pass. With the default
+ * 10 s interval a lost event is re-enqueued within about 10 s of Redis's return; the grace stays the
+ * safety net for the other losses (a job failed for good, evicted).
  */
 @Injectable()
 export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -69,7 +91,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
     private readonly relay: OutboxRelay,
     private readonly subscriptions: OutboxSubscriptions,
     private readonly clock: Clock,
-    config: AppConfig,
+    private readonly config: AppConfig,
     @Optional() @Inject(OUTBOX_RECONCILER_SETTINGS) settings: Partial<OutboxReconcilerSettings> | null = null,
   ) {
     this.settings = {
@@ -115,12 +137,14 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
   async reconcile(): Promise<ReconcilePass> {
     return this.db.transaction(async (manager) => {
       const [{ locked }] = (await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RECONCILER_LOCK])) as { locked: boolean }[];
-      const [{ sequence: start }] = (await manager.query(`SELECT sequence::text AS sequence FROM platform.outbox_reconciliation WHERE id = 1`)) as {
-        sequence: string;
-      }[];
+      const [state] = (await manager.query(
+        `SELECT sequence::text AS sequence, redis_marker, redis_seen_at, lost_before FROM platform.outbox_reconciliation WHERE id = 1`,
+      )) as ReconciliationState[];
+      const start = state.sequence;
       const pass: ReconcilePass = { checked: 0, requeued: [], abandoned: [], watermark: start, ran: locked };
       if (!locked) return pass;
-      const cutoff = new Date(this.clock.now().getTime() - this.settings.graceMs);
+      const lostBefore = await this.checkRedisMarker(manager, state, pass);
+      const cutoff = new Date(Math.max(this.clock.now().getTime() - this.settings.graceMs, lostBefore?.getTime() ?? 0));
       let from = start;
       let holding = false;
       for (;;) {
@@ -159,6 +183,48 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       if (pass.requeued.length > 0) this.logger.warn({ events: pass.requeued.length }, 'Outbox events re-enqueued for consumers that had not recorded them');
       return pass;
     });
+  }
+
+  /**
+   * Compares Redis's marker with the one recorded; answers the time before which an unrecorded relayed
+   * event counts as lost (the recorded one, moved on when the marker is gone). Redis not answering: the
+   * recorded time, nothing changed (the re-enqueues of this pass fail anyway).
+   */
+  private async checkRedisMarker(manager: EntityManager, state: ReconciliationState, pass: ReconcilePass): Promise<Date | null> {
+    const key = `${this.config.redisPrefix}:outbox:redis-marker`;
+    const now = this.clock.now();
+    let seen: { marker: string | null; uptimeS: number };
+    try {
+      seen = await this.relay.onRedis(async (redis) => {
+        const [marker, info] = await Promise.all([redis.get(key), redis.info('server')]);
+        return { marker, uptimeS: Number(/uptime_in_seconds:(\d+)/.exec(info)?.[1] ?? NaN) };
+      });
+    } catch {
+      return state.lost_before;
+    }
+    if (seen.marker !== null && seen.marker === state.redis_marker) {
+      await manager.query(`UPDATE platform.outbox_reconciliation SET redis_seen_at = $1 WHERE id = 1`, [now]);
+      return state.lost_before;
+    }
+    // The value names the prefix: a database shared by several prefixes (tests) never mistakes one for a loss.
+    const marker = `${this.config.redisPrefix} ${randomUUID()}`;
+    await this.relay.onRedis((redis) => redis.set(key, marker));
+    if (state.redis_marker === null || !state.redis_marker.startsWith(`${this.config.redisPrefix} `)) {
+      // First pass with a marker here (a new install, an upgrade, another prefix): nothing is known to be lost.
+      await manager.query(`UPDATE platform.outbox_reconciliation SET redis_marker = $1, redis_seen_at = $2 WHERE id = 1`, [marker, now]);
+      return state.lost_before;
+    }
+    const restartedAt = Number.isFinite(seen.uptimeS) ? now.getTime() - (seen.uptimeS + 1) * 1000 : NaN;
+    const restartedSinceSeen = state.redis_seen_at !== null && restartedAt > new Date(state.redis_seen_at).getTime();
+    const boundary = new Date(restartedSinceSeen ? Math.min(now.getTime(), restartedAt + REDIS_RESTART_MARGIN_MS) : now.getTime());
+    const lostBefore = state.lost_before && new Date(state.lost_before) > boundary ? new Date(state.lost_before) : boundary;
+    await manager.query(`UPDATE platform.outbox_reconciliation SET redis_marker = $1, redis_seen_at = $2, lost_before = $3 WHERE id = 1`, [marker, now, lostBefore]);
+    pass.redisLostBefore = lostBefore;
+    this.logger.warn(
+      { lostBefore: lostBefore.toISOString(), redisUptimeS: seen.uptimeS, markerLastSeen: state.redis_seen_at },
+      "Redis's data was lost: unrecorded events relayed before lostBefore are re-enqueued now",
+    );
+    return lostBefore;
   }
 
   /** The leading rows that are due: relayed, and relayed more than the grace ago. `stopped` when a row was not. */

@@ -187,6 +187,16 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.addBatches(batches, (consumer, events) => consumerBatchJobId(consumer, [...events.map((event) => event.id), `#${attempt}`], 'reconcile'));
   }
 
+  /**
+   * Runs `command` on the relay's own Redis connection (the reconciler's check for lost Redis data).
+   * Throws when Redis does not answer within `enqueueTimeoutMs`.
+   */
+  async onRedis<T>(command: (redis: IORedis) => Promise<T>): Promise<T> {
+    const connection = this.producerConnection();
+    await within(this.ready(connection), this.settings.enqueueTimeoutMs);
+    return within(command(connection), this.settings.enqueueTimeoutMs);
+  }
+
   private async addBatches(batches: readonly ConsumerBatch[], jobIdOf: (consumer: string, events: IntegrationEventRef[]) => string): Promise<void> {
     if (batches.length === 0) return;
     const timeout = this.settings.enqueueTimeoutMs;

@@ -14,6 +14,7 @@ import { ListWebhookEventSamplesHandler } from './queries/list-webhook-event-sam
 import { ListWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-webhook-subscriptions.handler';
 import { ListAccountWebhookSubscriptionsHandler } from './queries/list-webhook-subscriptions/list-account-webhook-subscriptions.handler';
 import { ResetWebhooksDataHandler } from './commands/reset-webhooks-data/reset-webhooks-data.handler';
+import { TakeOverDeliveriesHandler } from './commands/take-over-deliveries/take-over-deliveries.handler';
 
 /**
  * Every command and query handler of the webhooks context, declared once; the adapters' core module
@@ -25,6 +26,7 @@ export const WEBHOOKS_HANDLERS = [
   FanOutWebhookEventHandler,
   AttemptWebhookDeliveryHandler,
   RescheduleLostDeliveriesHandler,
+  TakeOverDeliveriesHandler,
   QueueWebhookDeliveryHandler,
   RotateWebhookSecretHandler,
   RedeliverWebhookDeliveryHandler,

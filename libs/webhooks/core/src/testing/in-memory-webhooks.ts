@@ -29,6 +29,8 @@ export interface DeliveryRow {
   lastError: string | null;
   nextAttemptAt: Date | null;
   lockedUntil: Date | null;
+  /** The worker whose attempt holds the lease (`locked_by`). */
+  lockedBy?: string | null;
   jobId: string | null;
 }
 
@@ -100,6 +102,9 @@ export class InMemoryWebhookSubscriptions extends WebhookSubscriptionRepository 
 
 /** {@link WebhookDeliveryRepository} in memory, with the same claim and lease rules as the SQL one. */
 export class InMemoryWebhookDeliveries extends WebhookDeliveryRepository {
+  /** The worker named as the holder of the leases this fake's claims take (`locked_by`); null: none. */
+  holder: string | null = null;
+
   constructor(private readonly store: InMemoryWebhooksStore) {
     super();
   }
@@ -137,6 +142,7 @@ export class InMemoryWebhookDeliveries extends WebhookDeliveryRepository {
     if (row.lockedUntil && row.lockedUntil >= now) return 'busy';
     if (row.nextAttemptAt && row.nextAttemptAt.getTime() > now.getTime() + 1000) return 'not_due';
     row.lockedUntil = leaseUntil;
+    row.lockedBy = this.holder;
     const subscription = this.store.subscriptions.find((s) => s.accountId === accountId && s.id === row.subscriptionId);
     return {
       id: row.id,
@@ -182,6 +188,7 @@ export class InMemoryWebhookDeliveries extends WebhookDeliveryRepository {
       lastError: recorded.decision.error,
       nextAttemptAt: recorded.decision.nextAttemptAt,
       lockedUntil: null,
+      lockedBy: null,
     });
   }
 
@@ -199,6 +206,12 @@ export class InMemoryWebhookDeliveries extends WebhookDeliveryRepository {
       .sort((a, b) => a.nextAttemptAt!.getTime() - b.nextAttemptAt!.getTime())
       .slice(0, limit)
       .map((d) => ({ id: d.id, accountId: d.accountId, attemptsMade: d.attempt, jobId: d.jobId ?? d.id }));
+  }
+
+  async releaseLeasesOf(workerIds: readonly string[]): Promise<OverdueDelivery[]> {
+    const released = this.store.deliveries.filter((d) => (d.status === 'pending' || d.status === 'retrying') && d.lockedBy != null && workerIds.includes(d.lockedBy));
+    for (const row of released) Object.assign(row, { lockedUntil: null, lockedBy: null });
+    return released.map((d) => ({ id: d.id, accountId: d.accountId, attemptsMade: d.attempt, jobId: d.jobId ?? d.id }));
   }
 
   async assignJobs(assignments: { accountId: AccountId; deliveryId: string; jobId: string }[]): Promise<void> {

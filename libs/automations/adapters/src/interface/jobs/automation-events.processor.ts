@@ -1,7 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccountId } from '@leadflow/shared-kernel';
-import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
+import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { AUTOMATION_EVENTS } from '@leadflow/automations-contracts';
 import { EnrolFromIntegrationEventCommand, ExecutionScheduler } from '@leadflow/automations-core';
 import { AUTOMATIONS_CONSUMER } from './automation-execution.job';
@@ -11,7 +11,7 @@ import { AUTOMATIONS_CONSUMER } from './automation-execution.job';
  * execution queue (job key `s0`); `contact_created` and `stage_changed` enrol matching automations
  * (idempotent per event id and automation).
  */
-@Processor(consumerQueueName(AUTOMATIONS_CONSUMER), { concurrency: 8 })
+@Processor(consumerQueueName(AUTOMATIONS_CONSUMER), { ...STALLED_JOB_SETTINGS, concurrency: 8 })
 export class AutomationEventsProcessor extends IntegrationEventConsumer {
   constructor(
     private readonly commands: CommandBus,

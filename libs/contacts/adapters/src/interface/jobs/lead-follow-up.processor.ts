@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { asAccountId } from '@leadflow/shared-kernel';
 import type { LeadCreatedPayload } from '@leadflow/contacts-contracts';
 import { HandOffSmsFollowUpCommand, SmsHandOffOutcome } from '@leadflow/contacts-core';
-import { IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
+import { IntegrationEventConsumer, IntegrationEventJob, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { LEAD_FOLLOW_UP_QUEUE } from './lead-follow-up.job';
 
 /**
@@ -12,7 +12,7 @@ import { LEAD_FOLLOW_UP_QUEUE } from './lead-follow-up.job';
  * `rejected` in the inbox); anything else (database down) has the batch retried with backoff. The
  * hand-off is recorded once per event however often it runs.
  */
-@Processor(LEAD_FOLLOW_UP_QUEUE, { concurrency: 8 })
+@Processor(LEAD_FOLLOW_UP_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 8 })
 export class LeadFollowUpProcessor extends IntegrationEventConsumer {
   constructor(private readonly commands: CommandBus) {
     super();

@@ -4,9 +4,10 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { DomainError } from '@leadflow/shared-kernel';
 import { ReviewDueLeadScoresCommand } from '@leadflow/contacts-core';
 import { LEAD_SCORE_REVIEW_QUEUE, ReviewLeadScoresJob } from './lead-score.job';
+import { STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 
 /** Runs the lead score review pass for each job of the hourly schedule; infrastructure errors fail the job (BullMQ retries it). */
-@Processor(LEAD_SCORE_REVIEW_QUEUE, { concurrency: 1 })
+@Processor(LEAD_SCORE_REVIEW_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 1 })
 export class LeadScoreReviewProcessor extends WorkerHost {
   constructor(private readonly commands: CommandBus) {
     super();

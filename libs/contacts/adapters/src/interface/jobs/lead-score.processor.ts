@@ -2,7 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
 import { asAccountId, isUuid } from '@leadflow/shared-kernel';
 import { LeadScoreRecomputed, RecomputeLeadScoreCommand } from '@leadflow/contacts-core';
-import { IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
+import { IntegrationEventConsumer, IntegrationEventJob, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { LEAD_SCORE_QUEUE } from './lead-score.job';
 
 /**
@@ -11,7 +11,7 @@ import { LEAD_SCORE_QUEUE } from './lead-score.job';
  * late event changes nothing more. An event without a contact is handled as a no-op; anything the
  * database refuses has the batch retried with backoff.
  */
-@Processor(LEAD_SCORE_QUEUE, { concurrency: 4 })
+@Processor(LEAD_SCORE_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 4 })
 export class LeadScoreProcessor extends IntegrationEventConsumer {
   constructor(private readonly commands: CommandBus) {
     super();

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Job, UnrecoverableError } from 'bullmq';
 import { asAccountId, DomainError } from '@leadflow/shared-kernel';
 import { DeliverOutgoingEmailCommand, DeliveryOutcome } from '@leadflow/messaging-core';
-import { eventLogFields } from '@leadflow/shared-platform';
+import { eventLogFields, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { DeliverEmailJob, EMAIL_DELIVERY_QUEUE } from './email-delivery.job';
 
 /** Thrown so BullMQ retries the job after its backoff. */
@@ -16,7 +16,7 @@ class RetryDelivery extends Error {}
  * failure fails the email and the job without retry (UnrecoverableError). The email's state, not the
  * job, is the truth: a run for an email already `sent` or `failed` does nothing.
  */
-@Processor(EMAIL_DELIVERY_QUEUE, { concurrency: 8 })
+@Processor(EMAIL_DELIVERY_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 8 })
 export class DeliverEmailProcessor extends WorkerHost {
   private readonly logger = new Logger(DeliverEmailProcessor.name);
 

@@ -1,7 +1,7 @@
 import { InjectQueue, Processor } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { DomainError, isUuid } from '@leadflow/shared-kernel';
-import { AppConfig, consumerQueueName, IntegrationEventConsumer, IntegrationEventJob } from '@leadflow/shared-platform';
+import { AppConfig, consumerQueueName, IntegrationEventConsumer, IntegrationEventJob, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { EmailQueuedPayload, MESSAGING_EVENTS } from '@leadflow/messaging-contracts';
 import { DELIVER_EMAIL_JOB, DeliverEmailJob, EMAIL_DELIVERY_QUEUE, emailDeliveryJobOptions, OUTGOING_EMAILS_CONSUMER } from './email-delivery.job';
 
@@ -10,7 +10,7 @@ import { DELIVER_EMAIL_JOB, DeliverEmailJob, EMAIL_DELIVERY_QUEUE, emailDelivery
  * it twice (an event delivered again) is harmless: the job id is the email id, and a delivery job for an
  * email already sent does nothing. An event naming no email is rejected for good (`invalid_event`).
  */
-@Processor(consumerQueueName(OUTGOING_EMAILS_CONSUMER))
+@Processor(consumerQueueName(OUTGOING_EMAILS_CONSUMER), { ...STALLED_JOB_SETTINGS })
 export class EmailQueuedProcessor extends IntegrationEventConsumer {
   constructor(
     @InjectQueue(EMAIL_DELIVERY_QUEUE) private readonly deliveries: Queue<DeliverEmailJob>,

@@ -4,13 +4,14 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { DomainError } from '@leadflow/shared-kernel';
 import { AggregateUsageCommand, UsageAggregationResult } from '@leadflow/usage-contracts';
 import { AggregateUsageJob, USAGE_AGGREGATION_QUEUE } from './aggregate-usage.job';
+import { STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 
 /**
  * Runs one aggregation per job of the repeatable schedule (one at a time per worker; runs on several
  * workers may overlap harmlessly: each recomputes buckets from absolute counters). Infrastructure
  * errors are rethrown so the job fails and the next run, two minutes later, retries the same hours.
  */
-@Processor(USAGE_AGGREGATION_QUEUE, { concurrency: 1 })
+@Processor(USAGE_AGGREGATION_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 1 })
 export class AggregateUsageProcessor extends WorkerHost {
   constructor(private readonly commands: CommandBus) {
     super();

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
-import { TransactionHost } from '@leadflow/shared-platform';
+import { TransactionHost, WorkerIdentity } from '@leadflow/shared-platform';
 import {
   ClaimedDelivery,
   ClaimRefusal,
@@ -47,7 +47,11 @@ interface ClaimRow {
  */
 @Injectable()
 export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository {
-  constructor(private readonly transactions: TransactionHost) {
+  constructor(
+    private readonly transactions: TransactionHost,
+    /** The worker whose attempts lease rows (`locked_by`); absent outside the worker (no holder named). */
+    @Optional() private readonly worker: WorkerIdentity | null = null,
+  ) {
     super();
   }
 
@@ -87,7 +91,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     const [row] = (await this.transactions.manager.query(
       `WITH claimed AS (
          UPDATE webhooks.deliveries d
-            SET locked_until = $3, updated_at = $4
+            SET locked_until = $3, locked_by = $5, updated_at = $4
           WHERE d.account_id = $1 AND d.id = $2
             AND d.status IN ('pending', 'retrying')
             AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $4::timestamptz + interval '1 second')
@@ -107,7 +111,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
               d.body IS NULL AND NOT EXISTS (SELECT 1 FROM webhooks.event_samples e WHERE e.event_id = d.event_id), NULL, NULL, NULL, NULL, NULL
          FROM webhooks.deliveries d
         WHERE d.account_id = $1 AND d.id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
-      [accountId, deliveryId, leaseUntil, now],
+      [accountId, deliveryId, leaseUntil, now, this.worker?.id ?? null],
     )) as ClaimRow[];
     // a delivery whose event body is gone (its sample deleted outside the sandbox reset, which deletes both) has nothing to send
     if (!row || row.orphaned) return 'missing';
@@ -159,7 +163,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
             AND (($13 = 'success' AND failing_since IS NOT NULL) OR ($13 = 'failure' AND failing_since IS NULL))
        )
        UPDATE webhooks.deliveries
-          SET status = $4, attempt = $5, response_status = $6, last_error = $7, next_attempt_at = $8, locked_until = NULL, updated_at = $9
+          SET status = $4, attempt = $5, response_status = $6, last_error = $7, next_attempt_at = $8, locked_until = NULL, locked_by = NULL, updated_at = $9
         WHERE account_id = $1 AND id = $2 AND locked_until = $3`,
       [
         claimed.accountId,
@@ -206,6 +210,19 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
         WHERE status IN ('pending', 'retrying') AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2)
         ORDER BY next_attempt_at LIMIT $3`,
       [dueBefore, now, limit],
+    );
+    return rows.map((row) => ({ id: row.id, accountId: asAccountId(row.account_id), attemptsMade: row.attempt, jobId: row.job_id ?? row.id }));
+  }
+
+  async releaseLeasesOf(workerIds: readonly string[], now: Date): Promise<OverdueDelivery[]> {
+    if (workerIds.length === 0) return [];
+    const rows = rowsOf<{ id: string; account_id: string; attempt: number; job_id: string | null }>(
+      await this.transactions.manager.query(
+        `UPDATE webhooks.deliveries SET locked_until = NULL, locked_by = NULL, updated_at = $2
+          WHERE status IN ('pending', 'retrying') AND locked_by = ANY($1::uuid[])
+        RETURNING id, account_id, attempt, job_id`,
+        [workerIds, now],
+      ),
     );
     return rows.map((row) => ({ id: row.id, accountId: asAccountId(row.account_id), attemptsMade: row.attempt, jobId: row.job_id ?? row.id }));
   }

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Job } from 'bullmq';
 import { asAccountId } from '@leadflow/shared-kernel';
-import { eventLogFields } from '@leadflow/shared-platform';
+import { eventLogFields, STALLED_JOB_SETTINGS } from '@leadflow/shared-platform';
 import { AttemptOutcome, AttemptWebhookDeliveryCommand, WebhookDeliverySettings } from '@leadflow/webhooks-core';
 import { DeliverWebhookJob, WEBHOOK_DELIVERY_QUEUE, webhookBackoffStrategy, WebhookRetryError } from './webhook-delivery.job';
 
@@ -16,7 +16,7 @@ import { DeliverWebhookJob, WEBHOOK_DELIVERY_QUEUE, webhookBackoffStrategy, Webh
  * delivery attempt`, with `request_id`, `account_id`, `event_id` (issue 17, item 4), `delivery_id`, the
  * attempt number and its result.
  */
-@Processor(WEBHOOK_DELIVERY_QUEUE, { concurrency: 32, settings: { backoffStrategy: webhookBackoffStrategy } })
+@Processor(WEBHOOK_DELIVERY_QUEUE, { ...STALLED_JOB_SETTINGS, concurrency: 32, settings: { backoffStrategy: webhookBackoffStrategy } })
 export class DeliverWebhookProcessor extends WorkerHost {
   private readonly logger = new Logger(DeliverWebhookProcessor.name);
 

@@ -1,7 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppConfig, Poller } from '@leadflow/shared-platform';
-import { EraseExpiredWebhookSecretsCommand, RescheduleLostDeliveriesCommand } from '@leadflow/webhooks-core';
+import { AppConfig, Poller, WorkerLeases } from '@leadflow/shared-platform';
+import { EraseExpiredWebhookSecretsCommand, RescheduleLostDeliveriesCommand, TakeOverDeliveriesCommand } from '@leadflow/webhooks-core';
 
 /** Deliveries looked at per sweep at most. */
 export const SWEEP_BATCH = 500;
@@ -16,15 +16,18 @@ const SWEEP_TIMEOUT_MS = 5000;
  * dispatching {@link RescheduleLostDeliveriesCommand} (which says what counts as lost). Several workers
  * may sweep together: a lost delivery gets one job per minute whoever sweeps. Each pass also erases the
  * previous secrets whose 24-hour rotation overlap ended ({@link EraseExpiredWebhookSecretsCommand}).
+ * In the worker it also registers the takeover of a dead worker's attempts with {@link WorkerLeases}
+ * ({@link TakeOverDeliveriesCommand}: queued again at once, not when their lease runs out).
  */
 @Injectable()
-export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookDeliverySweeper implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliverySweeper.name);
   private readonly poller: Poller;
 
   constructor(
     private readonly commands: CommandBus,
     config: AppConfig,
+    @Optional() private readonly leases: WorkerLeases | null = null,
   ) {
     this.poller = new Poller({
       name: 'Webhook sweep',
@@ -36,6 +39,14 @@ export class WebhookDeliverySweeper implements OnApplicationBootstrap, OnModuleD
       onError: (error) => {
         this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Webhook sweep failed; will retry');
       },
+    });
+  }
+
+  onModuleInit(): void {
+    this.leases?.onTakeover('webhook deliveries', async (deadWorkerIds) => {
+      const taken = await this.commands.execute(new TakeOverDeliveriesCommand(deadWorkerIds));
+      if (taken.length > 0) this.logger.warn({ deliveries: taken.length }, 'Webhook attempts of a dead worker taken over and queued again');
+      return taken.length;
     });
   }
 

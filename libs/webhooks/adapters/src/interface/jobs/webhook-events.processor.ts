@@ -1,6 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
-import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob, toIntegrationEvent } from '@leadflow/shared-platform';
+import { consumerQueueName, IntegrationEventConsumer, IntegrationEventJob, STALLED_JOB_SETTINGS, toIntegrationEvent } from '@leadflow/shared-platform';
 import { asAccountId } from '@leadflow/shared-kernel';
 import { FanOutWebhookEventCommand, QueueWebhookDeliveryCommand, WEBHOOK_DELIVERY_REQUESTED } from '@leadflow/webhooks-core';
 import { WEBHOOKS_CONSUMER } from './webhook-delivery.job';
@@ -11,7 +11,7 @@ import { WEBHOOKS_CONSUMER } from './webhook-delivery.job';
  * ({@link WEBHOOK_DELIVERY_REQUESTED}, e.g. a redelivery). Replaying an event creates and queues nothing
  * twice. If the database or Redis fails, the job fails and is retried; the sweeper also catches it.
  */
-@Processor(consumerQueueName(WEBHOOKS_CONSUMER), { concurrency: 8 })
+@Processor(consumerQueueName(WEBHOOKS_CONSUMER), { ...STALLED_JOB_SETTINGS, concurrency: 8 })
 export class WebhookEventsProcessor extends IntegrationEventConsumer {
   constructor(private readonly commands: CommandBus) {
     super();

@@ -102,6 +102,12 @@ export abstract class WebhookDeliveryRepository {
 
   /** Notes that job `jobId` now carries each delivery (after the sweeper queued it again). */
   abstract assignJobs(assignments: { accountId: AccountId; deliveryId: string; jobId: string }[]): Promise<void>;
+
+  /**
+   * Lease takeover (docs/adr/0004): releases the leases the given dead workers hold on deliveries still
+   * `pending` or `retrying` (one statement: only one caller gets each row) and answers those deliveries.
+   */
+  abstract releaseLeasesOf(workerIds: readonly string[], now: Date): Promise<OverdueDelivery[]>;
 }
 
 export type { DeliveryState };
