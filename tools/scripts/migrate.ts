@@ -1,6 +1,10 @@
 import 'reflect-metadata';
-import { AppConfig, ensureDatabase, runMigrations } from '@leadflow/shared-platform';
+import { Client } from 'pg';
+import { AppConfig, ConfigError, ensureDatabase, runMigrations } from '@leadflow/shared-platform';
 import { ALL_MIGRATIONS } from '../../apps/api/src/database/all-migrations';
+
+/** Advisory lock key: two `npm start` (or `npm run migrate`) on one database migrate and seed one after the other. */
+export const PREPARE_LOCK = 7_460_113;
 
 /** Creates the database when missing and runs every pending migration (`ALL_MIGRATIONS`). Returns the names run. */
 export async function migrate(databaseUrl: string): Promise<string[]> {
@@ -8,12 +12,50 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
   return runMigrations(databaseUrl, ALL_MIGRATIONS);
 }
 
+/**
+ * Runs `work` while holding the preparation lock of `databaseUrl`'s database: a TRANSACTION-scoped advisory
+ * lock (`pg_advisory_xact_lock`) taken in a transaction of a connection of its own, kept open for the
+ * length of `work` and ended after it (COMMIT, or ROLLBACK when `work` throws). Released by PostgreSQL
+ * when that transaction ends, whatever happens to this process: it cannot stay behind on a backend of a
+ * pooler in transaction mode the way a session lock (`pg_advisory_lock`) taken through one did. Through
+ * such a pooler the open transaction holds one server connection for the length of `work`, so the
+ * pooler's pool must have at least two. Create the database first (`ensureDatabase`): the lock lives in it.
+ */
+export async function withPrepareLock<T>(databaseUrl: string, work: () => Promise<T>): Promise<T> {
+  const lock = new Client({ connectionString: databaseUrl, application_name: 'leadflow-prepare-lock' });
+  lock.on('error', () => undefined); // a dropped connection ends the transaction, and the lock with it
+  await lock.connect();
+  try {
+    await lock.query('BEGIN');
+    await lock.query('SELECT pg_advisory_xact_lock($1)', [PREPARE_LOCK]);
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      await lock.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    await lock.query('COMMIT');
+    return result;
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
+}
+
 /** `npm run migrate` */
 if (require.main === module) {
-  const { databaseUrl } = new AppConfig();
-  migrate(databaseUrl).then(
+  const run = async (): Promise<string[]> => {
+    const { databaseUrl } = new AppConfig();
+    await ensureDatabase(databaseUrl);
+    return withPrepareLock(databaseUrl, () => migrate(databaseUrl));
+  };
+  run().then(
     (ran) => console.log(ran.length > 0 ? `Migrations run: ${ran.join(', ')}` : 'No pending migration.'),
     (error: unknown) => {
+      if (error instanceof ConfigError) {
+        for (const problem of error.problems) console.error(`[migrate] invalid configuration: ${problem}`);
+        process.exit(ConfigError.EXIT_CODE);
+      }
       console.error(error);
       process.exit(1);
     },

@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { AppConfig, ConfigError, ensureDatabase } from '@leadflow/shared-platform';
-import { migrate } from './migrate';
+import { migrate, withPrepareLock } from './migrate';
 import { hasNoAccount, provisionBlueprint } from './seed-demo';
 
-/** Advisory lock key: two `npm start` on one database migrate and seed one after the other. */
-const PREPARE_LOCK = 7_460_113;
 const DEMO_BLUEPRINT = join(__dirname, '..', 'seed', 'demo-account.json');
 
 /** What prepare reports to `npm start` (tools/scripts/start.mjs) over IPC, printed there once the apps are ready. */
@@ -25,39 +22,34 @@ export interface Prepared {
  * pending migrations, then, on a database without accounts and unless `SEED_DEMO=false`, provisions
  * the demo account from `tools/seed/demo-account.json`. Its API keys (the only time they exist in
  * clear) go to `npm start` over IPC, which prints them last, once the apps are ready; run without
- * `npm start` (no IPC channel), this prints them itself.
+ * `npm start` (no IPC channel), this prints them itself. Migrations and seeding run under the
+ * transaction-scoped preparation lock ({@link withPrepareLock}), so two `npm start` on one database take
+ * turns, and nothing is left locked behind a pooler.
  */
 async function prepare(): Promise<void> {
   const config = new AppConfig();
   const database = new URL(config.databaseUrl);
   const where = `${database.hostname}:${database.port || 5432}${database.pathname}`;
   await ensureDatabase(config.databaseUrl);
-  const lock = new Client({ connectionString: config.databaseUrl });
-  await lock.connect();
-  let prepared: Prepared;
-  try {
-    await lock.query('SELECT pg_advisory_lock($1)', [PREPARE_LOCK]);
+  const prepared = await withPrepareLock(config.databaseUrl, async (): Promise<Prepared> => {
     const ran = await migrate(config.databaseUrl);
     console.log(ran.length > 0 ? `[start] ${where}: ran ${ran.length} migration(s): ${ran.join(', ')}` : `[start] ${where}: schema up to date`);
 
     const base = { type: 'leadflow:prepared' as const, baseUrl: config.publicBaseUrl };
     if (process.env.SEED_DEMO === 'false') {
       console.log('[start] SEED_DEMO=false: demo account not provisioned');
-      prepared = { ...base, seeding: 'disabled', demo: null };
-    } else if (await hasNoAccount(config.databaseUrl)) {
+      return { ...base, seeding: 'disabled', demo: null };
+    }
+    if (await hasNoAccount(config.databaseUrl)) {
       const demo = await provisionBlueprint(DEMO_BLUEPRINT);
       const { name } = JSON.parse(await readFile(DEMO_BLUEPRINT, 'utf8')) as { name: string };
       const apiKeys = Object.fromEntries(Object.entries(demo.api_keys).map(([keyName, issued]) => [keyName, issued.key]));
       console.log(`[start] demo account provisioned from tools/seed/demo-account.json (${Object.keys(apiKeys).length} API keys, printed once the apps are ready)`);
-      prepared = { ...base, seeding: 'provisioned', demo: { name, account_id: demo.account_id, api_keys: apiKeys } };
-    } else {
-      console.log('[start] the database already has accounts: demo seeding skipped (keys are shown only when created)');
-      prepared = { ...base, seeding: 'accounts_exist', demo: null };
+      return { ...base, seeding: 'provisioned', demo: { name, account_id: demo.account_id, api_keys: apiKeys } };
     }
-  } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [PREPARE_LOCK]).catch(() => undefined);
-    await lock.end();
-  }
+    console.log('[start] the database already has accounts: demo seeding skipped (keys are shown only when created)');
+    return { ...base, seeding: 'accounts_exist', demo: null };
+  });
   await report(prepared);
 }
 

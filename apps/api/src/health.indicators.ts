@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthIndicatorService } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
@@ -8,24 +8,45 @@ import { readOutboxBacklog, RedisConnection } from '@leadflow/shared-platform';
 /** How long one dependency check may take before it counts as down (ms), as before terminus. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2000;
 
+/** The parameterised statement of the PostgreSQL check: run like the request paths' statements (prepared when they are). */
+export const POSTGRES_CHECK_STATEMENT = 'SELECT $1::int AS answer';
+
 /**
- * The api's health indicators, built on @nestjs/terminus (issue 14, item 7): terminus' TypeORM ping for
- * PostgreSQL (`SELECT 1`), a Redis `PING` and the outbox backlog through its HealthIndicatorService, each
+ * The api's health indicators, built on @nestjs/terminus (issue 14, item 7): PostgreSQL (a parameterised
+ * statement through the pool), a Redis `PING` and the outbox backlog through its HealthIndicatorService, each
  * down after {@link HEALTH_CHECK_TIMEOUT_MS} or on any error. Results are terminus' `{ <key>: { status: 'up'|'down', … } }`.
  */
 @Injectable()
 export class ServiceHealthIndicators {
   constructor(
-    private readonly typeorm: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly redisConnection: RedisConnection,
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
   ) {}
 
-  /** `postgres`: up when `SELECT 1` answers. */
+  /**
+   * `postgres`: up when {@link POSTGRES_CHECK_STATEMENT} answers its own parameter twice on one connection of
+   * the pool, in two transactions: the path every request takes (a named prepared statement when prepared
+   * statements are on, parsed then only bound), so a pooler that loses or mixes up the pool's prepared
+   * statements (`prepared statement "lf1" already exists`, 26000) is not reported ready. A plain `SELECT 1`
+   * (simple protocol) answered 200 through one while every capture failed.
+   */
   postgres() {
-    return this.typeorm.pingCheck('postgres').withTimeout(HEALTH_CHECK_TIMEOUT_MS);
+    return this.indicators
+      .check('postgres')
+      .attempt(async () => {
+        const runner = this.db.createQueryRunner();
+        try {
+          for (const value of [1, 2]) {
+            const [row] = (await runner.query(POSTGRES_CHECK_STATEMENT, [value])) as { answer: number }[];
+            if (row?.answer !== value) throw new Error(`the PostgreSQL check answered ${JSON.stringify(row)} for ${value}`);
+          }
+        } finally {
+          await runner.release();
+        }
+      })
+      .withTimeout(HEALTH_CHECK_TIMEOUT_MS);
   }
 
   /** `redis`: up when `PING` answers. */

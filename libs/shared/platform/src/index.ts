@@ -6,6 +6,7 @@ export * from './activity/platform-journal';
 export * from './config/app-config';
 export * from './database/data-source.factory';
 export * from './database/ensure-database';
+export * from './database/pooler-probe';
 export * from './database/prepared-statement.client';
 export * from './database/snake-naming.strategy';
 export * from './database/transaction-host';

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock, Journal, SystemClock, UnitOfWork } from '@leadflow/shared-kernel';
@@ -8,6 +8,7 @@ import { JournalWriter } from './activity/journal.writer';
 import { PlatformJournal } from './activity/platform-journal';
 import { AppConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.factory';
+import { resolvePreparedStatements } from './database/pooler-probe';
 import { TransactionHost } from './database/transaction-host';
 import { IdempotencyKeyRecord } from './http/idempotency/idempotency-key.record';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
@@ -57,7 +58,16 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [
         CqrsModule.forRoot(),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(options.config.databaseUrl), autoLoadEntities: true }),
+        // Prepared statements unless a pooler that drops them sits in front of PostgreSQL (probed once per
+        // process; DATABASE_PREPARED_STATEMENTS=true through one refuses start-up with a ConfigError).
+        TypeOrmModule.forRootAsync({
+          useFactory: async () => {
+            const { databaseUrl, databasePreparedStatements } = options.config;
+            const logger = new Logger('Database');
+            const prepared = await resolvePreparedStatements(databaseUrl, databasePreparedStatements, (message) => logger.warn(message));
+            return { ...dataSourceOptions(databaseUrl, [], [], prepared), autoLoadEntities: true };
+          },
+        }),
         TypeOrmModule.forFeature([OutboxRecord, ActivityLogRecord, IdempotencyKeyRecord]),
       ],
       providers,

@@ -124,6 +124,41 @@ describe('PreparedStatementClient: parameterised statements as named prepared st
     expect(again[0]?.name).not.toBe(first?.name);
   });
 
+  it("a retired statement is closed with the protocol's Close message in the round trip of the next prepared execution, never SQL DEALLOCATE, even in an aborted transaction", async () => {
+    const client = new PreparedStatementClient({ connectionString: databaseUrl, preparedStatementMaxAgeMs: 100 });
+    clients.push(client);
+    await client.connect();
+    const connection = (client as unknown as { connection: { close(message: { type: string; name: string }): void; query(text: string): void } }).connection;
+    const closed: string[] = [];
+    const simple: string[] = [];
+    const close = connection.close.bind(connection);
+    const query = connection.query.bind(connection);
+    connection.close = (message) => {
+      closed.push(`${message.type}:${message.name}`);
+      close(message);
+    };
+    connection.query = (text) => {
+      simple.push(text);
+      query(text);
+    };
+    const text = 'SELECT name FROM ps_items WHERE id = $1';
+    await client.query(text, [1]);
+    const [first] = await statementsWithText(client, text);
+
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await client.query('BEGIN');
+    await expect(client.query('SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
+    // Aged: prepared again under a new name, refused in the aborted transaction; the old name is closed all the same.
+    await expect(client.query(text, [2])).rejects.toMatchObject({ code: '25P02' });
+    await client.query('ROLLBACK');
+    expect(closed).toEqual([`S:${first?.name}`]);
+    expect(await statementsWithText(client, text)).toEqual([]);
+
+    expect((await client.query(text, [3])).rows).toEqual([{ name: 'three' }]);
+    expect(await statementsWithText(client, text)).toEqual([{ name: expect.stringMatching(/^lf\d+$/), statement: text }]);
+    expect(simple.filter((sent) => /DEALLOCATE/i.test(sent))).toEqual([]);
+  });
+
   it('a statement without parameters (none, or an empty list) keeps the simple protocol: nothing prepared', async () => {
     const client = await connect();
 

@@ -87,6 +87,11 @@ export class AppConfig {
    * `floor(limit / apiProcesses)` (at least 1) of every limit, so together they never admit more than it.
    */
   readonly apiProcesses: number;
+  /**
+   * `DATABASE_PREPARED_STATEMENTS`: `true` or `false` when set; null when unset (the default: prepared statements
+   * unless a pooler that drops them is found at start-up, see `resolvePreparedStatements`).
+   */
+  readonly databasePreparedStatements: boolean | null;
   /** Operator API bearer token; null disables `/admin` (404 on every path). */
   readonly adminToken: string | null;
   /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
@@ -204,7 +209,8 @@ export class AppConfig {
     // Read elsewhere (prepare.ts, data-source.factory.ts, start.mjs) but checked here, so `npm start` stops on them too.
     get('SEED_DEMO', boolean(true), true);
     get('DATABASE_POOL_SIZE', integer(10, 1, 1000), 10);
-    get('DATABASE_PREPARED_STATEMENTS', boolean(true), true);
+    const preparedStatements = get('DATABASE_PREPARED_STATEMENTS', boolean(true), true);
+    this.databasePreparedStatements = env.DATABASE_PREPARED_STATEMENTS === undefined ? null : preparedStatements;
     ms('STOP_TIMEOUT_MS', 30_000);
     ms('READY_TIMEOUT_MS', 120_000);
     this.apiProcesses = get('API_PROCESSES', integer(1, 1, 1024), 1);

@@ -24,4 +24,12 @@ describe('dataSourceOptions: the pool client', () => {
     expect(extra).not.toHaveProperty('Client');
     expect(extra.max).toBe(Number(process.env.DATABASE_POOL_SIZE ?? 10));
   });
+
+  it('an explicit preparedStatements argument (what the pooler probe decided) wins over the environment', () => {
+    delete process.env.DATABASE_PREPARED_STATEMENTS;
+    const url = 'postgres://postgres@127.0.0.1:6432/leadflow';
+    expect(dataSourceOptions(url, [], [], false).extra).not.toHaveProperty('Client');
+    process.env.DATABASE_PREPARED_STATEMENTS = 'false';
+    expect((dataSourceOptions(url, [], [], true).extra as { Client?: unknown }).Client).toBe(PreparedStatementClient);
+  });
 });

@@ -1,17 +1,20 @@
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { resolvePreparedStatements } from './pooler-probe';
 import { PreparedStatementClient } from './prepared-statement.client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 /**
  * Options shared by the api, the worker, the migration runner and the tests. Pool: `DATABASE_POOL_SIZE`
  * connections (default 10); parameterised statements run as named prepared statements
- * ({@link PreparedStatementClient}) unless `DATABASE_PREPARED_STATEMENTS=false` (for PgBouncer in
- * transaction mode, where a connection's prepared statements do not follow the client).
+ * ({@link PreparedStatementClient}) when `preparedStatements` is true, pg's unnamed statements when false.
+ * Without it, `DATABASE_PREPARED_STATEMENTS=false` in the environment turns them off (no pooler probe: the
+ * apps and {@link runMigrations} pass what {@link resolvePreparedStatements} decided).
  */
 export function dataSourceOptions(
   databaseUrl: string,
   migrations: MixedList<Function> = [],
   entities: MixedList<Function> = [],
+  preparedStatements: boolean = process.env.DATABASE_PREPARED_STATEMENTS !== 'false',
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -24,14 +27,21 @@ export function dataSourceOptions(
     namingStrategy: new SnakeNamingStrategy(),
     extra: {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      ...(process.env.DATABASE_PREPARED_STATEMENTS === 'false' ? {} : { Client: PreparedStatementClient }),
+      ...(preparedStatements ? { Client: PreparedStatementClient } : {}),
     },
   };
 }
 
-/** Runs every pending migration on `databaseUrl` and closes the connection. Returns the names run. */
+/**
+ * Runs every pending migration on `databaseUrl` and closes the connection. Returns the names run.
+ * Prepared statements as {@link resolvePreparedStatements} decides from `DATABASE_PREPARED_STATEMENTS`
+ * (warnings on stderr).
+ * @throws ConfigError when `DATABASE_PREPARED_STATEMENTS=true` names a pooler that drops prepared statements.
+ */
 export async function runMigrations(databaseUrl: string, migrations: MixedList<Function>): Promise<string[]> {
-  const dataSource = new DataSource(dataSourceOptions(databaseUrl, migrations));
+  const setting = process.env.DATABASE_PREPARED_STATEMENTS === undefined ? null : process.env.DATABASE_PREPARED_STATEMENTS !== 'false';
+  const prepared = await resolvePreparedStatements(databaseUrl, setting, (message) => console.warn(`[database] ${message}`));
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl, migrations, [], prepared));
   await dataSource.initialize();
   try {
     const ran = await dataSource.runMigrations({ transaction: 'each' });

@@ -1,4 +1,4 @@
-import { Client, ClientConfig, Query } from 'pg';
+import { Client, ClientConfig, Connection, Query } from 'pg';
 
 /**
  * How many distinct statements one connection keeps prepared (per PostgreSQL backend) before the least
@@ -45,7 +45,7 @@ const FEATURE_NOT_SUPPORTED = '0A000';
 export class PreparedStatementClient extends Client {
   /** Statement text → this connection's name for it and when it was prepared (epoch ms), in order of last use (oldest first). */
   private readonly prepared = new Map<string, { name: string; preparedAt: number }>();
-  /** Names evicted or refused, to `DEALLOCATE` before this connection's next statement. */
+  /** Names evicted or refused, closed (protocol Close) with this connection's next prepared execution. */
   private readonly stale: string[] = [];
   /** Statement name → the row layout of its last result (see {@link PreparedQuery}). */
   private readonly layouts = new Map<string, RowLayout>();
@@ -63,23 +63,19 @@ export class PreparedStatementClient extends Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config !== 'string' || typeof values === 'function' || typeof callback === 'function') return super.query(config, values, callback);
-    if (this.stale.length === 0) return this.run(config, values);
-    // Deallocated here, in the caller's turn, rather than queued beside a running statement (pg 9 drops that queue).
-    const names = this.stale.splice(0);
-    return super
-      .query(names.map((name) => `DEALLOCATE ${name}`).join('; '))
-      .catch(() => {
-        this.stale.push(...names); // an aborted transaction refuses it: next time
-      })
-      .then(() => this.run(config, values));
+    return this.run(config, values);
   }
 
-  /** Runs `text`: prepared under this connection's name for it when it has parameters. */
+  /**
+   * Runs `text`: prepared under this connection's name for it when it has parameters. The names retired so
+   * far go with that execution, closed (protocol Close) just before its Parse/Bind in the same round trip.
+   */
   private run(text: string, values: unknown): Promise<unknown> {
     if (!Array.isArray(values) || values.length === 0) return super.query(text, values as unknown[] | undefined);
     const name = this.nameFor(text);
+    const closing = this.stale.splice(0);
     return new Promise((resolve, reject) => {
-      super.query(new PreparedQuery(text, values, name, this.layouts, (error, result) => (error ? reject(error) : resolve(result))));
+      super.query(new PreparedQuery(text, values, name, closing, this.layouts, (error, result) => (error ? reject(error) : resolve(result))));
     }).catch((error: Error) => {
       Error.captureStackTrace(error); // as pg does: a stack leading back to the caller, not to the socket read
       if ((error as { code?: string }).code === FEATURE_NOT_SUPPORTED && this.prepared.get(text)?.name === name) {
@@ -113,13 +109,19 @@ export class PreparedStatementClient extends Client {
     return name;
   }
 
-  /** Drops `name` from pg's record and queues its `DEALLOCATE` when the server has (or is about to have) it. */
+  /** Drops `name` from pg's record and queues its Close (with the next prepared execution) when the server has (or is about to have) it. */
   private retire(name: string): void {
     const connection = (this as unknown as { connection: { parsedStatements: Record<string, string>; submittedNamedStatements?: Record<string, string> } }).connection;
     const known = connection.parsedStatements[name] !== undefined || connection.submittedNamedStatements?.[name] !== undefined;
     delete connection.parsedStatements[name];
     if (known) this.stale.push(name);
   }
+}
+
+/** The part of pg's Connection that {@link PreparedQuery}'s `submit` writes to besides pg's own Query. */
+interface WireConnection {
+  stream: { cork?(): void; uncork?(): void };
+  close(message: { type: 'S'; name: string }): void;
 }
 
 /** A column of a RowDescription message, as pg's protocol parser gives it. */
@@ -165,19 +167,36 @@ function sameFields(kept: readonly FieldDescription[], given: readonly FieldDesc
  * - its RowDescription reuses the layout of the statement's previous execution on this connection when
  *   the columns are the same (names, type oids, formats, compared one by one). pg's own `addFields` builds
  *   a dictionary-mode object of every column and copies it on each execution: 24 µs for the 36 columns of
- *   a contact, measured, on every read. Rows are then parsed by pg exactly as before.
+ *   a contact, measured, on every read. Rows are then parsed by pg exactly as before;
+ * - `closing`: names its connection retired, closed (protocol Close, `C` type `S`) ahead of its own messages,
+ *   so they leave in the same write and need no Sync of their own (pg's client ignores CloseComplete).
  */
 class PreparedQuery extends Query {
   constructor(
     text: string,
     values: unknown[],
     name: string,
+    private readonly closing: string[],
     private readonly layouts: Map<string, RowLayout>,
     callback: (error: Error | undefined, result: unknown) => void,
   ) {
     super(text, values, callback);
     (this as unknown as { name: string }).name = name;
   }
+
+  /** pg's `submit` (its returned error is pg's to handle), preceded by a Close of every retired name, all in one corked write. */
+  override submit = (connection: Connection): Error | null => {
+    const submit = (Query.prototype as unknown as { submit(this: Query, connection: Connection): Error | null }).submit;
+    if (this.closing.length === 0) return submit.call(this, connection);
+    const wire = connection as unknown as WireConnection;
+    wire.stream.cork?.();
+    try {
+      for (const name of this.closing) wire.close({ type: 'S', name });
+      return submit.call(this, connection);
+    } finally {
+      wire.stream.uncork?.();
+    }
+  };
 
   handleRowDescription(message: { fields: FieldDescription[] }): void {
     const self = this as unknown as { name: string; _result: ResultInternals; _checkForMultirow(): void; _accumulateRows: boolean; callback: unknown };
