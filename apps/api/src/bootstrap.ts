@@ -34,8 +34,9 @@ export async function createApiApp(config: AppConfig, clock?: Clock, options: Cr
   });
   installHttpContract(app);
   installHttpMetrics(app);
-  // The Idempotency-Key rule of every POST /v1 route (honoured unless listed in IDEMPOTENCY_KEY_IGNORED), on
-  // the POST handlers only: the other routes run without any interceptor (no RxJS pipeline per request).
+  // The Idempotency-Key rule of every POST /v1 route (honoured unless listed in IDEMPOTENCY_KEY_IGNORED) and
+  // every creating POST /admin/v1 route, on the POST handlers only: the other routes run without any
+  // interceptor (no RxJS pipeline per request).
   interceptPostRoutes(app, app.get(IdempotencyInterceptor));
   // Exit through process.exit once closed (not by re-raising the signal), so the buffered log lines are flushed.
   app.enableShutdownHooks(undefined, { useProcessExit: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { asAccountId, SystemClock } from '@leadflow/shared-kernel';
-import { dataSourceOptions, IdempotencyStore } from '@leadflow/shared-platform';
+import { dataSourceOptions, IdempotencyStore, SecretCipher } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
 
 /**
@@ -53,20 +53,21 @@ describe('IdempotencyStore while PostgreSQL is briefly unavailable', () => {
 
   it('a completion that failed is stored once PostgreSQL answers again, within the lease: no key left processing', async () => {
     const key = `k-${randomUUID()}`;
-    const store = new IdempotencyStore(flaky(), new SystemClock(), services.config());
+    const store = new IdempotencyStore(flaky(), new SystemClock(), services.config(), new SecretCipher(services.config()));
     expect(await store.claim(account, key, 'fingerprint')).toEqual({ outcome: 'claimed' });
     gate.failures = 2;
 
     await expect(store.complete(account, key, 201, { data: { id: 'c-1' } })).rejects.toThrow('Connection terminated');
 
     await waitFor(async () => (await row(key)).state === 'completed');
-    expect(await row(key)).toEqual({ state: 'completed', response_status: 201, response_body: JSON.stringify({ data: { id: 'c-1' } }) });
+    expect(await row(key)).toMatchObject({ state: 'completed', response_status: 201 });
+    expect(new SecretCipher(services.config()).decrypt((await row(key)).response_body as string)).toBe(JSON.stringify({ data: { id: 'c-1' } }));
     expect(await store.claim(account, key, 'fingerprint')).toMatchObject({ outcome: 'replay', status: 201, body: { data: { id: 'c-1' } } });
   });
 
   it('a release that failed is retried too: the key becomes usable again', async () => {
     const key = `k-${randomUUID()}`;
-    const store = new IdempotencyStore(flaky(), new SystemClock(), services.config());
+    const store = new IdempotencyStore(flaky(), new SystemClock(), services.config(), new SecretCipher(services.config()));
     await store.claim(account, key, 'fingerprint');
     gate.failures = 1;
 
@@ -78,7 +79,7 @@ describe('IdempotencyStore while PostgreSQL is briefly unavailable', () => {
 
   it('a late completion never overwrites a key that is no longer processing', async () => {
     const key = `k-${randomUUID()}`;
-    const store = new IdempotencyStore(db, new SystemClock(), services.config());
+    const store = new IdempotencyStore(db, new SystemClock(), services.config(), new SecretCipher(services.config()));
     await store.claim(account, key, 'fingerprint');
     await store.complete(account, key, 201, { first: true });
 

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@leadflow/shared-kernel';
-import { AppConfig, OutboxRelayModule, PlatformModule, QueueModule, WorkerLeasesModule } from '@leadflow/shared-platform';
+import { AppConfig, IdempotencyKeyPurger, OutboxRelayModule, PlatformModule, QueueModule, WorkerLeasesModule } from '@leadflow/shared-platform';
 import { AccountsJobsModule } from '@leadflow/accounts-adapters';
 import { AutomationsJobsModule } from '@leadflow/automations-adapters';
 import { BookingsJobsModule } from '@leadflow/bookings-adapters';
@@ -19,7 +19,7 @@ export interface WorkerModuleOptions {
   clock?: Clock;
 }
 
-/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT), the metrics (WORKER_METRICS_PORT), the worker's heartbeat and lease takeover (WorkerLeasesModule). */
+/** Composition root of the worker app: platform, BullMQ, the outbox relay, every context's jobs module, the probes (WORKER_HEALTH_PORT), the metrics (WORKER_METRICS_PORT), the purge of expired Idempotency-Keys, the worker's heartbeat and lease takeover (WorkerLeasesModule). */
 @Module({})
 export class WorkerModule {
   static forRoot(options: WorkerModuleOptions): DynamicModule {
@@ -27,6 +27,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [PlatformModule.forRoot(options), QueueModule.forRoot(), WorkerLeasesModule.forRoot(), OutboxRelayModule.forRoot(), WorkerLifecycleModule, AccountsJobsModule, UsageJobsModule, ContactsJobsModule, MessagingJobsModule, QuotesJobsModule,
         BookingsJobsModule, WebhooksJobsModule, AutomationsJobsModule, EventsJobsModule, WorkerHealthModule, WorkerMetricsModule],
+      providers: [IdempotencyKeyPurger],
     };
   }
 }

@@ -985,7 +985,7 @@ export interface paths {
          * Create a webhook subscription
          * @description Subscribes `url` to `events` for the account; the subscription belongs to the calling key (other keys of the account neither list nor delete it). `url`: required, an absolute `https://` URL of at most 2048 characters without user info, publicly reachable, that accepts a JSON `POST`. `events`: required, `"*"` (or `["*"]`, the same) for every event of the catalog, present and future, or a non-empty array of catalog names (duplicates dropped). Catalog: `lead_created`, `lead_updated`, `contact_created`, `note_created`, `task_created`, `stage_changed`, `quote_sent`, `quote_signed`, `quote_declined`, `payment_received`, `booking_created`, `booking_cancelled`, `automation_completed`, `email_sent`, `sms_received`, `call_ended`, `presuasion_submission_created`, `contact_merged`.
          *
-         *     The response carries `secret` (64 hexadecimal characters) in clear this once: store it, it signs every delivery and is never shown again (it is stored encrypted, AES-256-GCM). At most 10 subscriptions per account across all its keys: beyond, 429 `subscription_limit_reached` (concurrent creations cannot exceed it). `Idempotency-Key` is not supported here (a replay would have to keep the secret in clear): the header is ignored.
+         *     The response carries `secret` (64 hexadecimal characters) in clear this once: store it, it signs every delivery and is never shown again (it is stored encrypted, AES-256-GCM). At most 10 subscriptions per account across all its keys: beyond, 429 `subscription_limit_reached` (concurrent creations cannot exceed it). A retry with the same `Idempotency-Key` gets this same answer, the same `secret` included (see below).
          *
          *     Deliveries (worker): for each event of the catalog written by the account, one delivery per matching subscription (`events` containing the name, or `"*"`), created once per (event, subscription). Each delivery is an HTTPS `POST` of a JSON body to the subscription's `url` with the headers `Content-Type: application/json`, `X-Service-Event` (the event name), `X-Service-Delivery` (the delivery id, also the payload `id`; the same on every attempt of a delivery) and `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the subscription secret>` (the 64 hexadecimal characters as text). Verify it by recomputing the HMAC over the raw body and comparing in constant time; reject a `t` older than 5 minutes.
          *
@@ -1001,7 +1001,7 @@ export interface paths {
          *
          *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
          *
-         *     A valid `Idempotency-Key` is ignored on this route (see the opt-out list under Idempotency); a malformed one gives 400 `invalid_request`, as on every `POST`.
+         *     **Idempotency-Key** (optional, 24 hours, as on every `POST`): the same key and body replay the first 201, the same `secret` included (`Idempotent-Replayed: true`), without creating a second subscription; another body: 409 `idempotency_conflict`. The stored answer is encrypted at rest (AES-256-GCM) and erased after its 24 hours. A refused request is not stored.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1043,7 +1043,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook subscription's secret
-         * @description Creates a new signing secret (64 hexadecimal characters) and returns it in clear, this once. The previous secret keeps signing for 24 hours (`previous_secret_expires_at`): meanwhile every delivery carries both signatures, in `webhook-signature` (two space-separated `v1,` entries, the new secret first) and in `X-Service-Signature` (two `v1=` values, the new secret first; accept the delivery when any matches). Then the previous secret is erased. Rotating again within the 24 hours drops the oldest secret at once. Secrets stay encrypted at rest. Only the key that created the subscription may rotate it. A valid `Idempotency-Key` is read and ignored (a replay would have to keep the new secret in clear).
+         * @description Creates a new signing secret (64 hexadecimal characters) and returns it in clear, this once. The previous secret keeps signing for 24 hours (`previous_secret_expires_at`): meanwhile every delivery carries both signatures, in `webhook-signature` (two space-separated `v1,` entries, the new secret first) and in `X-Service-Signature` (two `v1=` values, the new secret first; accept the delivery when any matches). Then the previous secret is erased. Rotating again within the 24 hours drops the oldest secret at once. Secrets stay encrypted at rest. Only the key that created the subscription may rotate it. **Idempotency-Key** (optional, 24 hours, as on every `POST`): the same key replays the first 200, the same new secret included (`Idempotent-Replayed: true`), without rotating again; the same key on another subscription: 409 `idempotency_conflict`. The stored answer is encrypted at rest (AES-256-GCM) and erased after its 24 hours. A refused request is not stored.
          *
          *     Required scope: `webhooks:manage`. Plan module: `webhooks`.
          */
@@ -2946,7 +2946,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+        /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
         IdempotencyKey: string;
         /** @description Read but not honoured on this route (see the opt-out list under Idempotency): a value outside the pattern gives 400 `invalid_request` (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`), as on every `POST`; a valid one has no effect. */
         IdempotencyKeyIgnored: string;
@@ -3480,7 +3480,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3702,7 +3702,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4465,7 +4465,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4797,7 +4797,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5129,7 +5129,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5459,7 +5459,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5642,7 +5642,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6070,7 +6070,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6731,7 +6731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7317,7 +7317,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7697,7 +7697,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8476,7 +8476,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9392,7 +9392,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10392,7 +10392,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description t=<Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed by the raw API key> */
                 "X-Service-Signature"?: string;
@@ -10615,7 +10615,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10980,8 +10980,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Read but not honoured on this route (see the opt-out list under Idempotency): a value outside the pattern gives 400 `invalid_request` (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`), as on every `POST`; a valid one has no effect. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -11067,6 +11067,24 @@ export interface operations {
             };
             /** @description Error codes: `insufficient_scope`, `feature_not_available`. `insufficient_scope`: the key lacks the `webhooks:manage` scope (`details.required_scope`). `feature_not_available`: the public API or the `webhooks` module is not in the account plan (`details.feature` = `public_api` or `webhooks`); final for the key, do not retry. */
             403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. Same `Idempotency-Key` with another body or path (`details.reason` = `payload_mismatch`), or the first request still processing (`in_progress`). Nothing is written. */
+            409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "Service-Version": components["headers"]["Service-Version"];
@@ -11262,8 +11280,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Read but not honoured on this route (see the opt-out list under Idempotency): a value outside the pattern gives 400 `invalid_request` (`details.field` = `Idempotency-Key`, `details.reason` = `invalid_format`), as on every `POST`; a valid one has no effect. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyIgnored"];
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /** @description Subscription id. */
@@ -11349,6 +11367,24 @@ export interface operations {
             };
             /** @description Error codes: `not_found`. No subscription of this account and this key has this id (`details.resource` = `webhook`): another key's or another account's answers alike. */
             404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Service-Version": components["headers"]["Service-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error codes: `idempotency_conflict`. Same `Idempotency-Key` with another body or path (`details.reason` = `payload_mismatch`), or the first request still processing (`in_progress`). Nothing is written. */
+            409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     "Service-Version": components["headers"]["Service-Version"];
@@ -11722,7 +11758,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`, `POST /v1/webhooks` and `POST /v1/webhooks/{id}/rotate-secret`; stored 24 hours per account. Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
+                /** @description Idempotency key, honoured on every `POST` but `POST /v1/emails/send`; stored 24 hours per account (encrypted at rest, then erased). Same key and same content: the original response is replayed with `Idempotent-Replayed: true`. Other content, or original request still processing: 409 `idempotency_conflict`. Rejections are not stored. Value outside the pattern: 400 `invalid_request`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

@@ -7,6 +7,7 @@ import { ActivityLogWriter } from './activity/activity-log.writer';
 import { JournalWriter } from './activity/journal.writer';
 import { PlatformJournal } from './activity/platform-journal';
 import { AppConfig } from './config/app-config';
+import { SecretCipher } from './crypto/secret-cipher';
 import { dataSourceOptions } from './database/data-source.factory';
 import { resolvePreparedStatements } from './database/pooler-probe';
 import { TransactionHost } from './database/transaction-host';
@@ -30,7 +31,7 @@ export interface PlatformModuleOptions {
 /**
  * Global infrastructure shared by the api and the worker: configuration, clock, the TypeORM data
  * source (entities auto-loaded from each context's `TypeOrmModule.forFeature`), the unit of work,
- * outbox, activity-log and journal (both in one statement) writers, the kernel's `UnitOfWork` and `Journal` ports, Redis, rate limits (and their per-process fallback, the failed-credential limiter), idempotency store and the CQRS buses.
+ * outbox, activity-log and journal (both in one statement) writers, the kernel's `UnitOfWork` and `Journal` ports, Redis, rate limits (and their per-process fallback, the failed-credential limiter), the secrets cipher (`SECRET_ENCRYPTION_KEY`), idempotency store and the CQRS buses.
  */
 @Global()
 @Module({})
@@ -51,6 +52,7 @@ export class PlatformModule {
       RateLimits,
       LocalLimits,
       FailedAttempts,
+      SecretCipher,
       IdempotencyStore,
       IdempotencyInterceptor,
     ];

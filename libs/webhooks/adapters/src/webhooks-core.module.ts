@@ -15,7 +15,7 @@ import {
   WebhookTargetCheck,
 } from '@leadflow/webhooks-core';
 import { AppConfigWebhookSettings } from './infrastructure/config/app-config-webhook-settings';
-import { SecretCipher } from './infrastructure/crypto/secret-cipher';
+import { WebhookSecretCipher } from './infrastructure/crypto/secret-cipher';
 import { GuardedTargetCheck } from './infrastructure/http/guarded-target-check';
 import { TargetGuard } from './infrastructure/http/target-guard';
 import { WebhookHttpClient } from './infrastructure/http/webhook-http-client';
@@ -47,7 +47,7 @@ export class WebhooksCoreModule {
         { provide: WebhookSamplesReadModel, useClass: TypeOrmWebhookSamplesReadModel },
         { provide: WebhookDeliveriesReadModel, useClass: TypeOrmWebhookDeliveriesReadModel },
         { provide: PublicDeliveryLog, useClass: TypeOrmPublicDeliveryLog },
-        { provide: WebhookSecretVault, useClass: SecretCipher },
+        { provide: WebhookSecretVault, useClass: WebhookSecretCipher },
         { provide: WebhookTargetCheck, useClass: GuardedTargetCheck },
         { provide: WebhookSender, useClass: WebhookHttpClient },
         { provide: ContactSystemLookup, useClass: ContactSystemReader },

@@ -5,8 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainError, InvalidRequestError } from '@leadflow/shared-kernel';
-import { idempotencyKeyIgnored } from './idempotency-policy';
-import { IdempotencyStore } from './idempotency.store';
+import { AppConfig } from '../../config/app-config';
+import { idempotencyKeyIgnored, OPERATOR_ROUTE_PREFIX, operatorIdempotencyScope } from './idempotency-policy';
+import { IdempotencyScope, IdempotencyStore } from './idempotency.store';
 
 /** Metadata key set by `@Idempotent(options)` (per-route options of the Idempotency-Key rule). */
 export const IDEMPOTENT_ROUTE = 'leadflow:idempotent';
@@ -45,51 +46,75 @@ function canonicalBody(body: unknown): string {
 }
 
 /**
- * The Idempotency-Key rule of the public API, applied to every route from one place (put on every `POST`
- * handler by {@link interceptPostRoutes}; public-api-v1 › Limits; README › Decisions › Newcomer path):
- * - Every `POST` under `/v1` (a route ApiRequestGuard authenticated with an API key) reads the header.
- *   A value outside `[a-zA-Z0-9_-]{1,64}` answers 400 `invalid_request` with `details`
- *   `{ field: 'Idempotency-Key', reason: 'invalid_format' }` on every one of them, after authentication
- *   and before the body is validated.
+ * The Idempotency-Key rule, applied to every route from one place (put on every `POST` handler by
+ * {@link interceptPostRoutes}; public-api-v1 › Limits; README › Decisions › Newcomer path;
+ * docs/adr/0002-idempotent-creates-with-secrets.md):
+ * - Read on every `POST` under `/v1` (a route ApiRequestGuard authenticated with an API key) and on every
+ *   creating `POST` under `/admin/v1` (one whose success is 201 Created: `POST /admin/v1/accounts`,
+ *   `…/api-keys`, `…/sandbox`, `…/busy-times`; the operator token was checked by the guard). A value
+ *   outside `[a-zA-Z0-9_-]{1,64}` answers 400 `invalid_request` with `details`
+ *   `{ field: 'Idempotency-Key', reason: 'invalid_format' }`, after authentication and before the body
+ *   is validated.
  * - A valid key is honoured on every such route except those of {@link IDEMPOTENCY_KEY_IGNORED}, where
- *   it is validated and then ignored. Honoured: keys are scoped to the account and kept 24 hours; the
+ *   it is validated and then ignored. Honoured: keys are scoped to the account (`/v1`) or to the operator
+ *   token (`operatorIdempotencyScope`, `/admin/v1`: never an account's scope) and kept 24 hours; the
  *   same key with the same method, URL and canonical JSON body replays the stored 2xx status and body
- *   (header `Idempotent-Replayed: true`, the handler does not run); another payload, or the first
- *   request still processing, answers 409 `idempotency_conflict` (`details.reason` `payload_mismatch`
- *   or `in_progress`); a refused request is not stored, so its key stays usable.
- * - Other methods, the operator API and the quote page's form posts do not read the header.
+ *   (header `Idempotent-Replayed: true`, the handler does not run; a secret the first answer carried is
+ *   replayed too, stored encrypted); another payload, or the first request still processing, answers
+ *   409 `idempotency_conflict` (`details.reason` `payload_mismatch` or `in_progress`); a refused request
+ *   is not stored, so its key stays usable.
+ * - Other methods, the operator API's other `POST`s (200 actions: revoke, archive, merge…) and the quote
+ *   page's form posts do not read the header.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger(IdempotencyInterceptor.name);
 
+  /** The operator token's scope, computed once per token (`operatorIdempotencyScope`). */
+  private operatorScope: { token: string; scope: IdempotencyScope } | null = null;
+
   constructor(
     private readonly store: IdempotencyStore,
     @Optional() private readonly reflector?: Reflector,
+    @Optional() private readonly config?: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || !request.leadflow?.principal || header === undefined) return next.handle();
+    if (request.method !== 'POST' || header === undefined) return next.handle();
+    const scope = this.scopeOf(request, context.switchToHttp().getResponse<FastifyReply>());
+    if (scope === null) return next.handle();
     const key = Array.isArray(header) ? header.join(',') : header;
     if (!KEY_PATTERN.test(key)) {
       throw new InvalidRequestError('Idempotency-Key', 'invalid_format', 'Idempotency-Key must match [a-zA-Z0-9_-]{1,64}.');
     }
     if (idempotencyKeyIgnored(request.method, request.routeOptions.url)) return next.handle();
-    return from(this.handle(context, next, key));
+    return from(this.handle(context, next, key, scope));
+  }
+
+  /**
+   * Whose keys the request's are: the API key's account (`/v1`), the operator token's scope (a creating
+   * `/admin/v1` route: 201 is the status Nest set before the handler runs), or null (the header is not read).
+   */
+  private scopeOf(request: FastifyRequest, reply: FastifyReply): IdempotencyScope | null {
+    const principal = request.leadflow?.principal;
+    if (principal) return principal.accountId;
+    const token = this.config?.adminToken;
+    if (!token || reply.statusCode !== 201 || !request.routeOptions.url?.startsWith(OPERATOR_ROUTE_PREFIX)) return null;
+    if (this.operatorScope?.token !== token) this.operatorScope = { token, scope: operatorIdempotencyScope(token) };
+    return this.operatorScope.scope;
   }
 
   /** An honoured key: claim, then replay, refuse (409) or run the handler and store its answer. */
-  private async handle(context: ExecutionContext, next: CallHandler, key: string): Promise<unknown> {
+  private async handle(context: ExecutionContext, next: CallHandler, key: string, scope: IdempotencyScope): Promise<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const principal = request.leadflow.principal!;
     // The URL as routed (the legacy `/api` prefix already removed), query string included.
     const fingerprint = createHash('sha256').update(`${request.method} ${request.url} ${canonicalBody(request.body)}`).digest('hex');
 
-    const claim = await this.store.claim(principal.accountId, key, fingerprint);
+    const claim = await this.store.claim(scope, key, fingerprint);
     if (claim.outcome === 'conflict') {
       throw new DomainError(
         'idempotency_conflict',
@@ -109,14 +134,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       body = await lastValueFrom(next.handle());
     } catch (error) {
       // Rejections (validation, business rules, 5xx) are not stored: the key stays usable.
-      await this.store.release(principal.accountId, key).catch(() => undefined);
+      await this.store.release(scope, key).catch(() => undefined);
       throw error;
     }
     // Nest set the route's status (@HttpCode or 201/200) before the handler ran; a handler may have
     // changed it (`@Res({ passthrough: true })`), so the reply holds the status actually sent.
     // The work is done: failing to store it must not turn the success into a 500. The key then stays
     // `processing` (retries get 409 until it expires), which never runs the request twice.
-    await this.store.complete(principal.accountId, key, reply.statusCode, body).catch((error: unknown) => {
+    await this.store.complete(scope, key, reply.statusCode, body).catch((error: unknown) => {
       this.logger.error({ err: error, request_id: request.id }, 'Idempotency-Key response could not be stored');
     });
     return body;

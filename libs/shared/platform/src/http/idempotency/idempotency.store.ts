@@ -1,11 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountId, Clock } from '@leadflow/shared-kernel';
+import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../../config/app-config';
+import { SecretCipher } from '../../crypto/secret-cipher';
 
 /** Idempotency keys live 24 hours (public-api-v1 › Limits). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Expired rows deleted per statement by {@link IdempotencyStore.purgeExpired} (short transactions). */
+const PURGE_BATCH = 5000;
+
+/**
+ * Who a key belongs to: the account id of the calling API key (`/v1`), or the operator token's scope
+ * (`operatorIdempotencyScope`, `/admin/v1`); a UUID either way, never the same for the two.
+ */
+export type IdempotencyScope = string;
 
 export type IdempotencyClaim =
   | { outcome: 'claimed' }
@@ -13,9 +23,17 @@ export type IdempotencyClaim =
   | { outcome: 'conflict'; reason: 'payload_mismatch' | 'in_progress' };
 
 /**
- * PostgreSQL-backed Idempotency-Key store. `claim` inserts a `processing` row or reports what an
- * earlier request with the same key did; `complete` stores a success for replay; `release` forgets a
- * rejected request so the key stays usable (rejections are not stored).
+ * PostgreSQL-backed Idempotency-Key store (`platform.idempotency_keys`, primary key `(account_id, key)`
+ * where `account_id` holds the {@link IdempotencyScope}). `claim` inserts a `processing` row or reports
+ * what an earlier request with the same key did; `complete` stores a success for replay; `release`
+ * forgets a rejected request so the key stays usable (rejections are not stored).
+ *
+ * Stored responses are encrypted at rest with {@link SecretCipher} (`SECRET_ENCRYPTION_KEY`, the webhook
+ * secrets' key): some carry a secret in clear (a webhook subscription's `secret`, an operator-issued API
+ * key). `response_body` is a jsonb string `v1.<iv>.<tag>.<ciphertext>`; a row stored before encryption
+ * (a jsonb string holding the JSON text, never starting with `v1.`) still replays. A row is hidden once
+ * `expires_at` (24 hours) has passed and erased by {@link purgeExpired} (the worker's
+ * IdempotencyKeyPurger), so no replay outlives its key.
  *
  * A `processing` row holds a lease of `IDEMPOTENCY_LEASE_MS` (default 60 000 ms, longer than any request):
  * while it runs, the same key answers 409 `idempotency_conflict` (`in_progress`); once it has run out
@@ -36,9 +54,16 @@ export class IdempotencyStore {
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly cipher: SecretCipher,
   ) {}
 
-  async claim(accountId: AccountId, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+  /**
+   * Takes `key` in `scope` for the request whose `fingerprint` (sha256 of method, URL and canonical body)
+   * is given, or reports the live row: `replay` (same fingerprint, completed: the decrypted status and
+   * body), `conflict` (`payload_mismatch`: another fingerprint; `in_progress`: still leased). Throws when
+   * a stored response does not decrypt (`SECRET_ENCRYPTION_KEY` changed within its 24 hours).
+   */
+  async claim(scope: IdempotencyScope, key: string, fingerprint: string): Promise<IdempotencyClaim> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     const leaseExpiresAt = new Date(now.getTime() + this.config.idempotencyLeaseMs);
@@ -54,45 +79,49 @@ export class IdempotencyStore {
          WHERE platform.idempotency_keys.expires_at <= $4
             OR (platform.idempotency_keys.state = 'processing' AND platform.idempotency_keys.lease_expires_at <= $4)
        RETURNING key`,
-      [accountId, key, fingerprint, now, expiresAt, leaseExpiresAt],
+      [scope, key, fingerprint, now, expiresAt, leaseExpiresAt],
     );
     if (inserted.length > 0) return { outcome: 'claimed' };
     const rows: { fingerprint: string; state: string; response_status: number | null; response_body: unknown; created_at: Date }[] =
       await this.db.query(
         `SELECT fingerprint, state, response_status, response_body, created_at
            FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2`,
-        [accountId, key],
+        [scope, key],
       );
     const row = rows[0];
-    if (!row) return this.claim(accountId, key, fingerprint); // released meanwhile: try again
+    if (!row) return this.claim(scope, key, fingerprint); // released meanwhile: try again
     if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'payload_mismatch' };
     if (row.state !== 'completed') return { outcome: 'conflict', reason: 'in_progress' };
-    const stored = row.response_body;
-    const body = typeof stored === 'string' ? JSON.parse(stored) : stored;
-    return { outcome: 'replay', status: row.response_status ?? 200, body, createdAt: row.created_at };
+    return { outcome: 'replay', status: row.response_status ?? 200, body: this.open(row.response_body), createdAt: row.created_at };
   }
 
   /**
-   * Stores the response for replay. The body is kept as its JSON text (a jsonb string): a jsonb object
-   * would reorder the members, and a replay must send the same body as the original.
+   * Stores the success of the request holding the key for replay (see the class for what happens when
+   * PostgreSQL fails). The body is kept as its JSON text, encrypted (a jsonb string): a jsonb object would
+   * reorder the members, and a replay must send the same body as the original.
    */
-  /** Stores the success of the request holding the key (see the class for what happens when PostgreSQL fails). */
-  async complete(accountId: AccountId, key: string, status: number, body: unknown): Promise<void> {
-    const response = JSON.stringify(JSON.stringify(body ?? null));
+  async complete(scope: IdempotencyScope, key: string, status: number, body: unknown): Promise<void> {
+    const response = JSON.stringify(this.cipher.encrypt(JSON.stringify(body ?? null)));
     await this.persistently(() =>
       this.db.query(
         `UPDATE platform.idempotency_keys SET state = 'completed', response_status = $3, response_body = $4, lease_expires_at = NULL
           WHERE account_id = $1 AND key = $2 AND state = 'processing'`,
-        [accountId, key, status, response],
+        [scope, key, status, response],
       ),
     );
   }
 
   /** Forgets the key of a rejected request, so it stays usable (retried like `complete`). */
-  async release(accountId: AccountId, key: string): Promise<void> {
+  async release(scope: IdempotencyScope, key: string): Promise<void> {
     await this.persistently(() =>
-      this.db.query(`DELETE FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'processing'`, [accountId, key]),
+      this.db.query(`DELETE FROM platform.idempotency_keys WHERE account_id = $1 AND key = $2 AND state = 'processing'`, [scope, key]),
     );
+  }
+
+  /** The stored `response_body` as the body to replay: decrypted, or (a row stored before encryption) parsed as is. */
+  private open(stored: unknown): unknown {
+    if (typeof stored !== 'string') return stored;
+    return JSON.parse(stored.startsWith('v1.') ? this.cipher.decrypt(stored) : stored);
   }
 
   /** Runs `write`; if it fails, throws and keeps retrying it in the background until it succeeds or the lease ends. */
@@ -112,11 +141,23 @@ export class IdempotencyStore {
     }
   }
 
-  /** Deletes expired keys; returns how many (run by the worker). */
+  /**
+   * Erases every key whose 24 hours have passed (`expires_at <= now`), stored replay included, in
+   * statements of at most 5 000 rows (index `idempotency_keys_expires_idx`); returns how many rows were
+   * deleted. Run by the worker's IdempotencyKeyPurger.
+   */
   async purgeExpired(): Promise<number> {
-    const result: [unknown[], number] = await this.db.query(`DELETE FROM platform.idempotency_keys WHERE expires_at <= $1`, [
-      this.clock.now(),
-    ]);
-    return result[1] ?? 0;
+    const now = this.clock.now();
+    let deleted = 0;
+    for (;;) {
+      const result: [unknown[], number] = await this.db.query(
+        `DELETE FROM platform.idempotency_keys WHERE ctid = ANY (ARRAY(
+           SELECT ctid FROM platform.idempotency_keys WHERE expires_at <= $1 LIMIT ${PURGE_BATCH}))`,
+        [now],
+      );
+      const count = result[1] ?? 0;
+      deleted += count;
+      if (count < PURGE_BATCH) return deleted;
+    }
   }
 }
