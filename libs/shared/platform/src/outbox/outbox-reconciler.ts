@@ -175,6 +175,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
         await this.requeue(manager, rows, pass.requeued.slice());
         if (stopped || rows.length < this.settings.chunkSize) break;
       }
+      if (lostBefore && lostBefore.getTime() > this.clock.now().getTime() - this.settings.graceMs) await this.requeueLostWithRedis(manager, from, lostBefore, pass);
       await manager.query(`UPDATE platform.outbox_reconciliation SET sequence = GREATEST(sequence, $1::bigint) WHERE id = 1`, [pass.watermark]);
       await manager.query(`DELETE FROM platform.event_inbox WHERE recorded_at < $1`, [new Date(this.clock.now().getTime() - this.settings.inboxRetentionMs)]);
       if (pass.abandoned.length > 0) {
@@ -225,6 +226,31 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       "Redis's data was lost: unrecorded events relayed before lostBefore are re-enqueued now",
     );
     return lostBefore;
+  }
+
+  /**
+   * The walk stops at the first row relayed after the loss, but rows are relayed out of sequence order
+   * (a transaction committed late, a batch retried while Redis was down): the unrecorded rows past
+   * `from` relayed before `lostBefore` and not re-enqueued since are re-enqueued too (they do not move
+   * the watermark). Runs only while the loss is more recent than the grace.
+   */
+  private async requeueLostWithRedis(manager: EntityManager, from: string, lostBefore: Date, pass: ReconcilePass): Promise<void> {
+    for (let after = from; ; ) {
+      const rows: ReconcileRow[] = await manager.query(
+        `SELECT id, o.sequence::text AS sequence, type, relayed_at, reconciled_at, reconcile_attempts
+           FROM platform.outbox o
+          WHERE o.sequence > $1::bigint AND o.relayed_at <= $2 AND (o.reconciled_at IS NULL OR o.reconciled_at <= $2) AND o.reconcile_attempts < $3
+          ORDER BY o.sequence LIMIT $4`,
+        [after, lostBefore, this.settings.maxAttempts, this.settings.chunkSize],
+      );
+      if (rows.length === 0) return;
+      const missing = await this.missingConsumers(manager, rows);
+      const entries = rows.filter((row) => missing.has(row.id)).map((row) => ({ eventId: row.id, consumers: missing.get(row.id) as string[] }));
+      await this.requeue(manager, rows, entries);
+      pass.requeued.push(...entries);
+      if (rows.length < this.settings.chunkSize) return;
+      after = rows[rows.length - 1].sequence;
+    }
   }
 
   /** The leading rows that are due: relayed, and relayed more than the grace ago. `stopped` when a row was not. */
