@@ -145,7 +145,7 @@ describe('contact sub-resources', () => {
       expect(response.body.code).toBe('validation_error');
       expect(response.body.details).toEqual([
         expect.objectContaining({ field: 'tag_ids[2]', reason: 'invalid_format' }),
-        expect.objectContaining({ field: 'tag_ids[3]', reason: 'invalid_format' }),
+        expect.objectContaining({ field: 'tag_ids[3]', reason: 'invalid_type' }),
         expect.objectContaining({ field: 'tag_ids[1]', reason: 'not_found_in_tenant', message: expect.stringContaining(missing) }),
       ]);
       expect(await writeCounts(api)).toEqual(before);

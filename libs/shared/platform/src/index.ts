@@ -32,6 +32,7 @@ export * from './http/text/unstorable-text';
 export * from './http/request-context';
 export * from './http/usage-recorder.port';
 export * from './http/validation.pipe';
+export * from './http/nullable';
 export * from './logging/pino-logger';
 export * from './migrations/platform-migrations';
 export * from './outbox/event-inbox';

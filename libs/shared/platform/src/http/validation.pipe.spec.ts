@@ -17,7 +17,37 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DomainError, ValidationFailedError } from '@leadflow/shared-kernel';
+import { Nullable } from './nullable';
 import { createValidationPipe, toFieldViolations } from './validation.pipe';
+
+class NoteDto {
+  @IsString()
+  body!: string;
+
+  @IsOptional()
+  @IsBoolean()
+  pinned?: boolean;
+
+  @IsString()
+  @Nullable()
+  title?: string | null;
+
+  @IsOptional()
+  @IsString({ each: true })
+  tags?: string[];
+}
+
+class NotebookDto {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => NoteDto)
+  notes!: NoteDto[];
+
+  @Nullable()
+  @ValidateNested()
+  @Type(() => NoteDto)
+  cover?: NoteDto | null;
+}
 
 class LineDto {
   @IsString()
@@ -148,4 +178,31 @@ describe('validation pipe', () => {
       { field: 'x', reason: 'invalid_value', message: 'bad' },
     ]);
   });
+
+  describe('null means what the contract says (@Nullable)', () => {
+    const notes: ArgumentMetadata = { type: 'body', metatype: NotebookDto };
+
+    it('a nullable member accepts null and keeps it (the handler clears the value)', async () => {
+      const value = (await pipe.transform({ notes: [{ body: 'a', title: null }], cover: null }, notes)) as NotebookDto;
+      expect(value.notes[0].title).toBeNull();
+      expect(value.cover).toBeNull();
+    });
+
+    it.each([
+      ['an optional member sent null is invalid_type, never its default', { notes: [{ body: 'a', pinned: null }] }, [{ field: 'notes[0].pinned', reason: 'invalid_type' }]],
+      ['a required member sent null is required', { notes: [{ body: null }] }, [{ field: 'notes[0].body', reason: 'required' }]],
+      ['a null element of a list with per-element rules is invalid_type at its index', { notes: [{ body: 'a', tags: ['x', null] }] }, [{ field: 'notes[0].tags[1]', reason: 'invalid_type' }]],
+      [
+        'null violations are reported with the others, and a null is reported as null, not by the rule it then fails',
+        { notes: [{ body: 1, pinned: null }] },
+        [
+          { field: 'notes[0].body', reason: 'invalid_type' },
+          { field: 'notes[0].pinned', reason: 'invalid_type' },
+        ],
+      ],
+    ])('%s', async (_label, value, expected) => {
+      expect(await violations(value, notes)).toEqual(expected);
+    });
+  });
 });
+

@@ -1,6 +1,8 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { ValidatorOptions } from 'class-validator';
 import { FieldViolation, ValidationFailedError } from '@leadflow/shared-kernel';
+import { nullViolations } from './nullable';
 
 /** class-validator constraint names → the spec's `details[].reason` values. */
 const REASON_BY_CONSTRAINT: Record<string, string> = {
@@ -67,9 +69,21 @@ const NOT_AN_OBJECT: FieldViolation = { field: '', reason: 'invalid_type', messa
 /**
  * The global pipe. Bodies validated against a DTO class must be JSON objects: an array, a string, a
  * number, `true` or `null` fails as a whole with field `""` (a missing body is validated as `{}`, so
- * each required field is reported).
+ * each required field is reported). `null` is accepted only on properties declared `@Nullable()`
+ * (see nullViolations): everywhere else it is 400 `validation_error` naming the field, reported with
+ * the other violations of the body.
  */
 class LeadflowValidationPipe extends ValidationPipe {
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    const errors = await super.validate(object, options);
+    const nulls = nullViolations(object);
+    if (nulls.length === 0) return errors;
+    // A null is reported as such (`invalid_type` / `required`), not by the rule it then failed (`invalid_format`, `too_few`, `each value in …`).
+    const nullFields = new Set(nulls.map((violation) => violation.field.replace(/\[\d+\]$/, '')));
+    const others = toFieldViolations(errors).filter((violation) => !nullFields.has(violation.field));
+    throw new ValidationFailedError([...others, ...nulls]);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const wholeBody = metadata.type === 'body' && !metadata.data && metadata.metatype !== undefined && this.toValidate(metadata);
     if (wholeBody && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {

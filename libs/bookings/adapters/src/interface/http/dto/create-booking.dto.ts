@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { Equals, IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Equals, IsDefined, IsObject, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 const present = (_: object, value: unknown) => value !== undefined;
 
@@ -12,14 +13,14 @@ const present = (_: object, value: unknown) => value !== undefined;
 export class CreateBookingDto {
   @IsDefined() @IsString() @MaxLength(64) event_type_id!: string;
   @IsDefined() @IsString() @MaxLength(64) start_datetime!: string;
-  @IsOptional() @IsString() @MaxLength(64) contact_id?: string | null;
-  @IsOptional() @IsString() @MaxLength(200) guest_name?: string | null;
-  @IsOptional() @IsString() @MaxLength(320) guest_email?: string | null;
-  @IsOptional() @IsString() @MaxLength(50) guest_phone?: string | null;
-  @IsOptional() @IsString() @MaxLength(64) host_id?: string | null;
-  @IsOptional() @IsString() @MaxLength(64) timezone?: string | null;
-  @IsOptional() @IsString() @MaxLength(5000) notes?: string | null;
-  @IsOptional() @IsObject() form_responses?: Record<string, unknown> | null;
+  @Nullable() @IsString() @MaxLength(64) contact_id?: string | null;
+  @Nullable() @IsString() @MaxLength(200) guest_name?: string | null;
+  @Nullable() @IsString() @MaxLength(320) guest_email?: string | null;
+  @Nullable() @IsString() @MaxLength(50) guest_phone?: string | null;
+  @Nullable() @IsString() @MaxLength(64) host_id?: string | null;
+  @Nullable() @IsString() @MaxLength(64) timezone?: string | null;
+  @Nullable() @IsString() @MaxLength(5000) notes?: string | null;
+  @Nullable() @IsObject() form_responses?: Record<string, unknown> | null;
   /** Refused: the end is the start plus the calendar's duration. */
   @applyDecorators(
     ValidateIf(present),

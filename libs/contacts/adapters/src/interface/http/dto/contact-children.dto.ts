@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsString, MaxLength } from 'class-validator';
 
 /** `POST /v1/contacts/{id}/tags`: 1 to 100 tag ids (each checked by the handler: UUID of an account tag). */
 export class AttachTagsDto {
@@ -7,5 +7,5 @@ export class AttachTagsDto {
 
 /** `POST /v1/contacts/{id}/notes`: `body` 1 to 10000 characters (missing, null or blank: reason `required`, checked by the handler). */
 export class AddNoteDto {
-  @IsString() @MaxLength(10_000) @IsOptional() body?: string | null;
+  @IsDefined() @IsString() @MaxLength(10_000) body!: string;
 }

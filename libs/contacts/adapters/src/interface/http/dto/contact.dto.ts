@@ -1,4 +1,5 @@
 import { IsBoolean, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 /**
  * Bodies of `POST /v1/contacts` and `PATCH /v1/contacts/{id}` (public-api-v1 › Contacts). Types and
@@ -7,31 +8,32 @@ import { IsBoolean, IsNumber, IsObject, IsOptional, IsString, MaxLength, Validat
  * so a wrong type reports `invalid_type`.
  */
 export class CreateContactDto {
-  @IsString() @MaxLength(320) @IsOptional() email?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() first_name?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() last_name?: string | null;
+  /** Not nullable on create (nothing to clear). */
+  @IsString() @MaxLength(320) @IsOptional() email?: string;
+  @IsString() @MaxLength(200) @Nullable() first_name?: string | null;
+  @IsString() @MaxLength(200) @Nullable() last_name?: string | null;
   /** At most 50 characters (public-api-v1 › Limits). */
-  @IsString() @MaxLength(50) @IsOptional() phone?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() company?: string | null;
+  @IsString() @MaxLength(50) @IsOptional() phone?: string;
+  @IsString() @MaxLength(200) @Nullable() company?: string | null;
   /** CAD dollars, positive, at most two decimals. */
-  @IsNumber({ allowNaN: false, allowInfinity: false }) @IsOptional() deal_value?: number | null;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Nullable() deal_value?: number | null;
   /** Keyed by definition name or id. */
-  @IsObject() @IsOptional() custom_fields?: Record<string, unknown> | null;
+  @IsObject() @Nullable() custom_fields?: Record<string, unknown> | null;
   /** A System of the account (422 `system_not_found` otherwise). */
-  @IsString() @MaxLength(64) @IsOptional() system_id?: string | null;
+  @IsString() @MaxLength(64) @IsOptional() system_id?: string;
 }
 
 /** PATCH body: every member optional; null clears a nullable field. */
 export class UpdateContactDto {
-  @IsString() @MaxLength(320) @IsOptional() email?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() first_name?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() last_name?: string | null;
-  @IsString() @MaxLength(50) @IsOptional() phone?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() company?: string | null;
-  @IsNumber({ allowNaN: false, allowInfinity: false }) @IsOptional() deal_value?: number | null;
+  @IsString() @MaxLength(320) @Nullable() email?: string | null;
+  @IsString() @MaxLength(200) @Nullable() first_name?: string | null;
+  @IsString() @MaxLength(200) @Nullable() last_name?: string | null;
+  @IsString() @MaxLength(50) @Nullable() phone?: string | null;
+  @IsString() @MaxLength(200) @Nullable() company?: string | null;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Nullable() deal_value?: number | null;
   /** Not nullable. */
   @IsBoolean() @ValidateIf((_, value) => value !== undefined) is_priority?: boolean;
-  @IsString() @MaxLength(10_000) @IsOptional() notes?: string | null;
+  @IsString() @MaxLength(10_000) @Nullable() notes?: string | null;
   /** Merged with the stored values; null clears all. */
-  @IsObject() @IsOptional() custom_fields?: Record<string, unknown> | null;
+  @IsObject() @Nullable() custom_fields?: Record<string, unknown> | null;
 }

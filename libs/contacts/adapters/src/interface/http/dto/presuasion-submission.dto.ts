@@ -7,13 +7,13 @@ import {
   IsDefined,
   IsNumber,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { PRESUASION_LIMITS, PresuasionSubmissionInput } from '@leadflow/contacts-core';
+import { Nullable } from '@leadflow/shared-platform';
 
 /**
  * Body of `POST /v1/presuasion/submissions` (OpenAPI `PresuasionSubmissionInput`). Types, lengths and
@@ -28,48 +28,48 @@ export class PresuasionToolDto {
 }
 
 export class PresuasionAnswerDto {
-  @IsString() @MaxLength(PRESUASION_LIMITS.questionId) @IsOptional() question_id?: string | null;
+  @IsString() @MaxLength(PRESUASION_LIMITS.questionId) @Nullable() question_id?: string | null;
   @IsString() @MaxLength(PRESUASION_LIMITS.question) @IsDefined() question!: string;
   /** Text, number, boolean, list of texts or null: checked by the domain. */
-  @Allow() answer?: unknown;
-  @IsNumber({ allowNaN: false, allowInfinity: false }) @IsOptional() score?: number | null;
+  @Allow() @Nullable() answer?: unknown;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Nullable() score?: number | null;
 }
 
 export class PresuasionPersonDto {
-  @IsString() @MaxLength(320) @IsOptional() email?: string | null;
+  @IsString() @MaxLength(320) @Nullable() email?: string | null;
   /** A string or a positive integer (lead capture's phone): checked by the domain. */
-  @Allow() phone?: unknown;
-  @IsString() @MaxLength(200) @IsOptional() first_name?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() last_name?: string | null;
+  @Allow() @Nullable() phone?: unknown;
+  @IsString() @MaxLength(200) @Nullable() first_name?: string | null;
+  @IsString() @MaxLength(200) @Nullable() last_name?: string | null;
   /** A BCP 47 language tag such as `fr`, `en` or `fr-CA`. */
-  @IsString() @MaxLength(35) @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/) @IsOptional() language?: string | null;
+  @IsString() @MaxLength(35) @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/) @Nullable() language?: string | null;
 }
 
 export class PresuasionConsentDto {
   /** `true` / `false` or a consent word (lead capture's values, and their refusals): checked by the domain. */
-  @Allow() sms?: unknown;
-  @Allow() email?: unknown;
-  @Allow() ads?: unknown;
+  @Allow() @Nullable() sms?: unknown;
+  @Allow() @Nullable() email?: unknown;
+  @Allow() @Nullable() ads?: unknown;
 }
 
 export class PresuasionUtmDto {
-  @IsString() @MaxLength(500) @IsOptional() source?: string | null;
-  @IsString() @MaxLength(500) @IsOptional() medium?: string | null;
-  @IsString() @MaxLength(500) @IsOptional() campaign?: string | null;
-  @IsString() @MaxLength(500) @IsOptional() term?: string | null;
-  @IsString() @MaxLength(500) @IsOptional() content?: string | null;
+  @IsString() @MaxLength(500) @Nullable() source?: string | null;
+  @IsString() @MaxLength(500) @Nullable() medium?: string | null;
+  @IsString() @MaxLength(500) @Nullable() campaign?: string | null;
+  @IsString() @MaxLength(500) @Nullable() term?: string | null;
+  @IsString() @MaxLength(500) @Nullable() content?: string | null;
 }
 
 export class PresuasionAttributionDto {
-  @IsObject() @ValidateNested() @Type(() => PresuasionUtmDto) @IsOptional() utm?: PresuasionUtmDto | null;
-  @IsString() @MaxLength(500) @IsOptional() gclid?: string | null;
-  @IsString() @MaxLength(PRESUASION_LIMITS.url) @IsOptional() page_url?: string | null;
-  @IsString() @MaxLength(PRESUASION_LIMITS.url) @IsOptional() referrer?: string | null;
+  @IsObject() @ValidateNested() @Type(() => PresuasionUtmDto) @Nullable() utm?: PresuasionUtmDto | null;
+  @IsString() @MaxLength(500) @Nullable() gclid?: string | null;
+  @IsString() @MaxLength(PRESUASION_LIMITS.url) @Nullable() page_url?: string | null;
+  @IsString() @MaxLength(PRESUASION_LIMITS.url) @Nullable() referrer?: string | null;
 }
 
 export class PresuasionSubmissionDto {
   @IsObject() @ValidateNested() @Type(() => PresuasionToolDto) @IsDefined() tool!: PresuasionToolDto;
-  @IsString() @MaxLength(PRESUASION_LIMITS.formId) @IsOptional() form_id?: string | null;
+  @IsString() @MaxLength(PRESUASION_LIMITS.formId) @Nullable() form_id?: string | null;
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(PRESUASION_LIMITS.answers)
@@ -77,13 +77,13 @@ export class PresuasionSubmissionDto {
   @Type(() => PresuasionAnswerDto)
   @IsDefined()
   answers!: PresuasionAnswerDto[];
-  @IsNumber({ allowNaN: false, allowInfinity: false }) @IsOptional() score?: number | null;
-  @IsString() @MaxLength(PRESUASION_LIMITS.outcome) @IsOptional() outcome?: string | null;
+  @IsNumber({ allowNaN: false, allowInfinity: false }) @Nullable() score?: number | null;
+  @IsString() @MaxLength(PRESUASION_LIMITS.outcome) @Nullable() outcome?: string | null;
   @IsObject() @ValidateNested() @Type(() => PresuasionPersonDto) @IsDefined() person!: PresuasionPersonDto;
-  @IsObject() @ValidateNested() @Type(() => PresuasionConsentDto) @IsOptional() consent?: PresuasionConsentDto | null;
-  @IsObject() @ValidateNested() @Type(() => PresuasionAttributionDto) @IsOptional() attribution?: PresuasionAttributionDto | null;
+  @IsObject() @ValidateNested() @Type(() => PresuasionConsentDto) @Nullable() consent?: PresuasionConsentDto | null;
+  @IsObject() @ValidateNested() @Type(() => PresuasionAttributionDto) @Nullable() attribution?: PresuasionAttributionDto | null;
   /** ISO 8601 with an offset: checked by the domain (`invalid_datetime`, `out_of_range`). */
-  @IsString() @MaxLength(40) @IsOptional() submitted_at?: string | null;
+  @IsString() @MaxLength(40) @Nullable() submitted_at?: string | null;
 
   /** The domain's input (camelCase). */
   toInput(): PresuasionSubmissionInput {

@@ -11,7 +11,7 @@ import { AttachTagsCommand } from './attach-tags.command';
 
 /**
  * `POST /v1/contacts/{id}/tags`: 404 `not_found` for the contact; 400 `validation_error` listing each
- * `tag_ids[<i>]` that is not a UUID (`invalid_format`) or not a tag of the account
+ * `tag_ids[<i>]` that is not a string (`invalid_type`: `null`, a number…), not a UUID (`invalid_format`) or not a tag of the account
  * (`not_found_in_tenant`); 409 `tag_managed_by_service` when a campaign tag is not already on the
  * contact (nothing attached). Attaching twice is a no-op; a campaign tag already on the contact is
  * ignored. Returns the contact's tags; one `tag_added` activity entry per tag newly attached.
@@ -35,6 +35,7 @@ export class AttachTagsHandler implements ICommandHandler<AttachTagsCommand> {
       const wanted: { index: number; id: string }[] = [];
       tagIds.forEach((raw, index) => {
         if (isUuid(raw)) wanted.push({ index, id: raw.toLowerCase() });
+        else if (typeof raw !== 'string') violations.push({ field: `tag_ids[${index}]`, reason: 'invalid_type', message: 'A tag id is a string (a UUID).' });
         else violations.push({ field: `tag_ids[${index}]`, reason: 'invalid_format', message: 'A tag id is a UUID.' });
       });
       const found = await this.tags.findTags(accountId, [...new Set(wanted.map((tag) => tag.id))]);

@@ -1,16 +1,17 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsObject, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 /** `contact` of POST /v1/events: at least one of external_id, email, phone (checked by the handler). */
 export class CustomEventContactDto {
-  @IsString() @Length(1, 255) @IsOptional() external_id?: string | null;
-  @IsString() @MaxLength(100) @IsOptional() external_source?: string | null;
-  @IsString() @MaxLength(320) @IsOptional() email?: string | null;
+  @IsString() @Length(1, 255) @Nullable() external_id?: string | null;
+  @IsString() @MaxLength(100) @Nullable() external_source?: string | null;
+  @IsString() @MaxLength(320) @Nullable() email?: string | null;
   /** At most 50 characters (like POST /v1/contacts). */
-  @IsString() @MaxLength(50) @IsOptional() phone?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() first_name?: string | null;
-  /** Default true: a minimal contact is created when none matches. */
-  @IsBoolean() @IsOptional() create_if_missing?: boolean | null;
+  @IsString() @MaxLength(50) @Nullable() phone?: string | null;
+  @IsString() @MaxLength(200) @Nullable() first_name?: string | null;
+  /** Default true: a minimal contact is created when none matches. Not nullable: `null` is 400, never "create". */
+  @IsBoolean() @IsOptional() create_if_missing?: boolean;
 }
 
 /**
@@ -23,8 +24,8 @@ export class CustomEventDto {
   @IsDefined() @IsString() @Length(1, 255) event!: string;
   @IsDefined() @IsObject() @ValidateNested() @Type(() => CustomEventContactDto) contact!: CustomEventContactDto;
   /** Free-form object; top-level keys feed `{{event.<key>}}`. */
-  @IsObject() @IsOptional() payload?: Record<string, unknown> | null;
+  @IsObject() @Nullable() payload?: Record<string, unknown> | null;
   /** Keyed by custom field definition name; unknown names ignored. */
-  @IsObject() @IsOptional() custom_fields?: Record<string, unknown> | null;
-  @IsString() @MaxLength(255) @IsOptional() source_label?: string | null;
+  @IsObject() @Nullable() custom_fields?: Record<string, unknown> | null;
+  @IsString() @MaxLength(255) @Nullable() source_label?: string | null;
 }

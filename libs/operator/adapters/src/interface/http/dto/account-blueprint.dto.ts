@@ -24,10 +24,11 @@ import { CalendarBlueprintDto } from './calendar-blueprint.dto';
 import { EventBlueprintDto } from './event-blueprint.dto';
 import { ConversationBlueprintDto } from './conversation-blueprint.dto';
 import { IsIanaTimezone } from './timezone.validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 export class QuoteDefaultsDto {
   @IsOptional() @IsInt() @Min(1) @Max(365) validity_days?: number;
-  @IsOptional() @IsString() @MaxLength(500) payment_terms?: string | null;
+  @Nullable() @IsString() @MaxLength(500) payment_terms?: string | null;
   @IsOptional() @IsString() @MaxLength(50) signature_payment_order?: string;
   @IsOptional() @IsString() @MaxLength(50) tax_profile?: string;
 }
@@ -40,8 +41,8 @@ export class SystemDto {
 
 export class TeamMemberDto {
   @IsEmail() @MaxLength(320) email!: string;
-  @IsOptional() @IsString() @MaxLength(200) first_name?: string | null;
-  @IsOptional() @IsString() @MaxLength(200) last_name?: string | null;
+  @Nullable() @IsString() @MaxLength(200) first_name?: string | null;
+  @Nullable() @IsString() @MaxLength(200) last_name?: string | null;
   @IsOptional() @IsBoolean() is_active?: boolean;
   @IsOptional() @IsBoolean() is_sales_rep?: boolean;
   @IsOptional() @IsBoolean() can_delete_prospects?: boolean;
@@ -52,10 +53,10 @@ export class ApiKeySpecDto {
   @IsString() @Length(1, 200) name!: string;
   @IsOptional() @IsIn(Object.keys(PRESETS)) preset?: keyof typeof PRESETS;
   @IsOptional() @IsArray() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES, { each: true }) scopes?: (typeof SCOPES)[number][];
-  @IsOptional() @IsInt() @Min(1) @Max(1_000_000) per_hour?: number | null;
-  @IsOptional() @IsInt() @Min(1) @Max(100_000) events_per_minute?: number | null;
-  @IsOptional() @IsISO8601({ strict: true }) expires_at?: string | null;
-  @IsOptional() @IsEmail() granted_by?: string | null;
+  @Nullable() @IsInt() @Min(1) @Max(1_000_000) per_hour?: number | null;
+  @Nullable() @IsInt() @Min(1) @Max(100_000) events_per_minute?: number | null;
+  @Nullable() @IsISO8601({ strict: true }) expires_at?: string | null;
+  @Nullable() @IsEmail() granted_by?: string | null;
 }
 
 /** The members of the account blueprint owned by the accounts context. */

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsString, MaxLength, ValidateNested, IsOptional } from 'class-validator';
 import { AUTOMATION_STEP_TYPES, AUTOMATION_TRIGGER_TYPES } from '@leadflow/automations-contracts';
 import type { AutomationSpec } from '@leadflow/automations-contracts';
+import { Nullable } from '@leadflow/shared-platform';
 
 /**
  * Blueprint `automations[].trigger`: `type` one of custom_event, manual, contact_created,
@@ -10,33 +11,33 @@ import type { AutomationSpec } from '@leadflow/automations-contracts';
  */
 export class AutomationTriggerBlueprintDto {
   @IsDefined() @IsString() @IsIn(AUTOMATION_TRIGGER_TYPES) type!: (typeof AUTOMATION_TRIGGER_TYPES)[number];
-  @IsOptional() @IsString() @MaxLength(200) event?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) stage_id?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) pipeline_slug?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) stage_slug?: string | null;
+  @Nullable() @IsString() @MaxLength(200) event?: string | null;
+  @IsOptional() @IsString() @MaxLength(100) stage_id?: string;
+  @IsOptional() @IsString() @MaxLength(100) pipeline_slug?: string;
+  @IsOptional() @IsString() @MaxLength(100) stage_slug?: string;
 }
 
 /** Blueprint `automations[].steps[]`: fields by `type` (see ProvisionAutomationsCommand). */
 export class AutomationStepBlueprintDto {
   @IsDefined() @IsString() @IsIn(AUTOMATION_STEP_TYPES) type!: (typeof AUTOMATION_STEP_TYPES)[number];
-  @IsOptional() @IsString() @MaxLength(100) tag?: string | null;
-  @IsOptional() @IsString() @MaxLength(998) subject?: string | null;
-  @IsOptional() @IsString() @MaxLength(100_000) body?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) stage_id?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) pipeline_slug?: string | null;
-  @IsOptional() @IsString() @MaxLength(100) stage_slug?: string | null;
-  @IsOptional() @IsInt() seconds?: number | null;
-  @IsOptional() @IsString() @MaxLength(100) event?: string | null;
+  @Nullable() @IsString() @MaxLength(100) tag?: string | null;
+  @IsOptional() @IsString() @MaxLength(998) subject?: string;
+  @IsOptional() @IsString() @MaxLength(100_000) body?: string;
+  @IsOptional() @IsString() @MaxLength(100) stage_id?: string;
+  @IsOptional() @IsString() @MaxLength(100) pipeline_slug?: string;
+  @IsOptional() @IsString() @MaxLength(100) stage_slug?: string;
+  @IsOptional() @IsInt() seconds?: number;
+  @IsOptional() @IsString() @MaxLength(100) event?: string;
 }
 
 /** Blueprint `automations[]` (operator-api); the response keys ids by `name`. */
 export class AutomationBlueprintDto {
   @IsDefined() @IsString() @MaxLength(200) name!: string;
-  @IsOptional() @IsBoolean() is_active?: boolean | null;
-  @IsOptional() @IsBoolean() is_published?: boolean | null;
-  @IsOptional() @IsBoolean() allow_concurrent_runs?: boolean | null;
-  @IsOptional() @ValidateNested() @Type(() => AutomationTriggerBlueprintDto) trigger?: AutomationTriggerBlueprintDto | null;
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => AutomationStepBlueprintDto) steps?: AutomationStepBlueprintDto[] | null;
+  @IsOptional() @IsBoolean() is_active?: boolean;
+  @IsOptional() @IsBoolean() is_published?: boolean;
+  @IsOptional() @IsBoolean() allow_concurrent_runs?: boolean;
+  @Nullable() @ValidateNested() @Type(() => AutomationTriggerBlueprintDto) trigger?: AutomationTriggerBlueprintDto | null;
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => AutomationStepBlueprintDto) steps?: AutomationStepBlueprintDto[];
 }
 
 export function toAutomationSpec(dto: AutomationBlueprintDto): AutomationSpec {

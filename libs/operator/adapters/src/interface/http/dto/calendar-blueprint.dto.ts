@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { CalendarSpec, QUESTION_TYPES, QuestionType } from '@leadflow/bookings-contracts';
 import { IsIanaTimezone } from './timezone.validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 const WALL_CLOCK = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
@@ -35,7 +36,7 @@ export class CalendarQuestionDto {
   @IsDefined() @IsString() @Length(1, 500) label!: string;
   @IsDefined() @IsIn(QUESTION_TYPES) type!: QuestionType;
   @IsOptional() @IsBoolean() required?: boolean;
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) @MaxLength(200, { each: true }) options?: string[] | null;
+  @Nullable() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) @MaxLength(200, { each: true }) options?: string[] | null;
 }
 
 /**
@@ -47,18 +48,18 @@ export class CalendarQuestionDto {
 export class CalendarBlueprintDto {
   @IsDefined() @IsString() @Length(1, 200) name!: string;
   @IsDefined() @IsInt() @Min(5) @Max(1440) duration_minutes!: number;
-  @IsOptional() @IsInt() @Min(5) @Max(1440) slot_interval_minutes?: number | null;
-  @IsOptional() @IsInt() @Min(0) @Max(525_600) min_notice_minutes?: number | null;
-  @IsOptional() @IsInt() @Min(0) @Max(730) max_days_ahead?: number | null;
-  @IsOptional() @IsInt() @Min(1) @Max(1000) daily_max?: number | null;
-  @IsOptional() @IsInt() @Min(1) @Max(1000) capacity?: number | null;
-  @IsOptional() @IsString() @MaxLength(64) @IsIanaTimezone() timezone?: string | null;
+  @Nullable() @IsInt() @Min(5) @Max(1440) slot_interval_minutes?: number | null;
+  @Nullable() @IsInt() @Min(0) @Max(525_600) min_notice_minutes?: number | null;
+  @Nullable() @IsInt() @Min(0) @Max(730) max_days_ahead?: number | null;
+  @Nullable() @IsInt() @Min(1) @Max(1000) daily_max?: number | null;
+  @Nullable() @IsInt() @Min(1) @Max(1000) capacity?: number | null;
+  @Nullable() @IsString() @MaxLength(64) @IsIanaTimezone() timezone?: string | null;
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsEmail({}, { each: true }) hosts?: string[];
   @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => AvailabilityWindowDto) availability?: AvailabilityWindowDto[];
   @IsOptional() @IsArray() @ArrayMaxSize(50) @ValidateNested({ each: true }) @Type(() => CalendarQuestionDto) questions?: CalendarQuestionDto[];
   @IsOptional() @IsBoolean() requires_qualified_lead?: boolean;
   @IsOptional() @IsBoolean() is_active?: boolean;
-  @IsOptional() @IsString() @MaxLength(2048) @IsUrl({ require_protocol: true }) meeting_link?: string | null;
+  @Nullable() @IsString() @MaxLength(2048) @IsUrl({ require_protocol: true }) meeting_link?: string | null;
 }
 
 export function toCalendarSpec(dto: CalendarBlueprintDto): CalendarSpec {

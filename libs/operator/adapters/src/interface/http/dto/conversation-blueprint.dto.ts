@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsEmail, IsIn, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AUTHOR_KINDS, CONVERSATION_ROLES, ConversationSpec } from '@leadflow/messaging-contracts';
+import { Nullable } from '@leadflow/shared-platform';
 
 /** Blueprint `conversations[].messages[]`: `content` may hold the pacing markers `[[pause]]` / `[[pause:<ms>]]`. */
 export class ConversationMessageBlueprintDto {
@@ -8,15 +9,15 @@ export class ConversationMessageBlueprintDto {
   @IsDefined() @IsIn(AUTHOR_KINDS) author_kind!: (typeof AUTHOR_KINDS)[number];
   @IsDefined() @IsString() @MaxLength(20_000) content!: string;
   /** The rep's first name (sales_rep messages). */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(100) author_name?: string | null;
+  @Nullable() @IsString() @MinLength(1) @MaxLength(100) author_name?: string | null;
 }
 
 /** Blueprint `conversations[]` (operator-api › POST /admin/v1/accounts): the response lists the ids in order. */
 export class ConversationBlueprintDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) agent_slug?: string | null;
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) agent_identity_id?: string | null;
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) source?: string | null;
-  @IsOptional() @IsEmail() @MaxLength(320) contact_email?: string | null;
+  @Nullable() @IsString() @MinLength(1) @MaxLength(200) agent_slug?: string | null;
+  @Nullable() @IsString() @MinLength(1) @MaxLength(200) agent_identity_id?: string | null;
+  @Nullable() @IsString() @MinLength(1) @MaxLength(200) source?: string | null;
+  @Nullable() @IsEmail() @MaxLength(320) contact_email?: string | null;
   @IsDefined() @IsArray() @ArrayMaxSize(500) @ValidateNested({ each: true }) @Type(() => ConversationMessageBlueprintDto) messages!: ConversationMessageBlueprintDto[];
 }
 

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsString, Matches, MaxLength, MinLength, ValidateNested, IsOptional } from 'class-validator';
 import { MAX_STAGES_PER_ACCOUNT, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@leadflow/pipeline-contracts';
 import type { PipelineSpec } from '@leadflow/pipeline-contracts';
 
@@ -7,18 +7,18 @@ import type { PipelineSpec } from '@leadflow/pipeline-contracts';
 export class StageBlueprintDto {
   @IsDefined() @IsString() @MinLength(1) @MaxLength(200) name!: string;
   @IsDefined() @IsString() @MinLength(1) @MaxLength(SLUG_MAX_LENGTH) @Matches(SLUG_PATTERN) slug!: string;
-  @IsOptional() @IsBoolean() is_default?: boolean | null;
-  @IsOptional() @IsBoolean() is_hidden?: boolean | null;
-  @IsOptional() @IsBoolean() is_won?: boolean | null;
-  @IsOptional() @IsBoolean() is_lost?: boolean | null;
-  @IsOptional() @IsBoolean() is_disqualification?: boolean | null;
+  @IsOptional() @IsBoolean() is_default?: boolean;
+  @IsOptional() @IsBoolean() is_hidden?: boolean;
+  @IsOptional() @IsBoolean() is_won?: boolean;
+  @IsOptional() @IsBoolean() is_lost?: boolean;
+  @IsOptional() @IsBoolean() is_disqualification?: boolean;
 }
 
 /** Blueprint `pipelines[]`: the response keys it by `slug`. */
 export class PipelineBlueprintDto {
   @IsDefined() @IsString() @MinLength(1) @MaxLength(200) name!: string;
   @IsDefined() @IsString() @MinLength(1) @MaxLength(SLUG_MAX_LENGTH) @Matches(SLUG_PATTERN) slug!: string;
-  @IsOptional() @IsBoolean() is_default?: boolean | null;
+  @IsOptional() @IsBoolean() is_default?: boolean;
   @IsDefined()
   @IsArray()
   @ArrayMinSize(1)

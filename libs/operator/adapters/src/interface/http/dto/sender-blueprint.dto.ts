@@ -1,12 +1,13 @@
-import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsString, MaxLength, MinLength, IsOptional } from 'class-validator';
 import type { SenderSpec } from '@leadflow/messaging-contracts';
+import { Nullable } from '@leadflow/shared-platform';
 
 /** Blueprint `senders[]`: the response keys it by the lowercased email. */
 export class SenderBlueprintDto {
   @IsDefined() @IsEmail() @MaxLength(320) email!: string;
   /** Defaults to the account's name. */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string | null;
-  @IsOptional() @IsBoolean() is_default?: boolean | null;
+  @Nullable() @IsString() @MinLength(1) @MaxLength(200) name?: string | null;
+  @IsOptional() @IsBoolean() is_default?: boolean;
 }
 
 export function toSenderSpec(dto: SenderBlueprintDto, accountName: string): SenderSpec {

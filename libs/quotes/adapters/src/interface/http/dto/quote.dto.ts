@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, Equals, IsArray, IsInt, IsNumber, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, Equals, IsArray, IsInt, IsNumber, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Nullable } from '@leadflow/shared-platform';
 
 const present = (_: object, value: unknown) => value !== undefined;
 const FINITE = { allowNaN: false, allowInfinity: false };
@@ -15,9 +16,9 @@ const ReadOnly = () =>
  * Types here; values by the domain (reasons `required`, `too_long`, `out_of_range`, `invalid_value`).
  */
 export class LineItemDto {
-  @IsString() @MaxLength(5000) @IsOptional() description?: string | null;
-  @IsNumber(FINITE) @IsOptional() quantity?: number | null;
-  @IsNumber(FINITE) @IsOptional() unit_price?: number | null;
+  @IsString() @MaxLength(5000) @Nullable() description?: string | null;
+  @IsNumber(FINITE) @Nullable() quantity?: number | null;
+  @IsNumber(FINITE) @Nullable() unit_price?: number | null;
 }
 
 /**
@@ -32,24 +33,24 @@ export class CreateQuoteDto {
   @ReadOnly() tps_amount?: unknown;
   @ReadOnly() tvq_amount?: unknown;
   @ReadOnly() total?: unknown;
-  @IsString() @MaxLength(64) @IsOptional() contact_id?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() prospect_name?: string | null;
-  @IsString() @MaxLength(320) @IsOptional() prospect_email?: string | null;
-  @IsString() @MaxLength(50) @IsOptional() prospect_phone?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() prospect_company?: string | null;
-  @IsString() @MaxLength(1000) @IsOptional() prospect_address?: string | null;
+  @IsString() @MaxLength(64) @Nullable() contact_id?: string | null;
+  @IsString() @MaxLength(200) @Nullable() prospect_name?: string | null;
+  @IsString() @MaxLength(320) @Nullable() prospect_email?: string | null;
+  @IsString() @MaxLength(50) @Nullable() prospect_phone?: string | null;
+  @IsString() @MaxLength(200) @Nullable() prospect_company?: string | null;
+  @IsString() @MaxLength(1000) @Nullable() prospect_address?: string | null;
   /** Not nullable. */
   @IsString() @MaxLength(10) @ValidateIf(present) language?: string;
-  @IsString() @MaxLength(10) @IsOptional() valid_until?: string | null;
-  @IsString() @MaxLength(2000) @IsOptional() payment_terms?: string | null;
+  @IsString() @MaxLength(10) @Nullable() valid_until?: string | null;
+  @IsString() @MaxLength(2000) @Nullable() payment_terms?: string | null;
   /** Not nullable. */
   @IsArray() @ArrayMaxSize(200) @ValidateNested({ each: true }) @Type(() => LineItemDto) @ValidateIf(present) line_items?: LineItemDto[];
-  @IsString() @MaxLength(10_000) @IsOptional() internal_notes?: string | null;
-  @IsString() @MaxLength(64) @IsOptional() sales_rep_id?: string | null;
-  @IsString() @MaxLength(50) @IsOptional() tax_profile_id?: string | null;
+  @IsString() @MaxLength(10_000) @Nullable() internal_notes?: string | null;
+  @IsString() @MaxLength(64) @Nullable() sales_rep_id?: string | null;
+  @IsString() @MaxLength(50) @Nullable() tax_profile_id?: string | null;
   /** Not nullable. */
   @IsString() @MaxLength(50) @ValidateIf(present) signature_payment_order?: string;
-  @IsString() @MaxLength(1000) @IsOptional() tax_exempt_reason?: string | null;
+  @IsString() @MaxLength(1000) @Nullable() tax_exempt_reason?: string | null;
 }
 
 /** Body of `PATCH /v1/quotes/{id}`: undefined = absent, null = clear (nullable members). */
@@ -61,27 +62,27 @@ export class UpdateQuoteDto {
   @ReadOnly() total?: unknown;
   /** Amounts are not editable (rule 1): the lines are written with the quote. */
   @ReadOnly() line_items?: unknown;
-  @IsString() @MaxLength(200) @IsOptional() prospect_name?: string | null;
-  @IsString() @MaxLength(320) @IsOptional() prospect_email?: string | null;
-  @IsString() @MaxLength(50) @IsOptional() prospect_phone?: string | null;
-  @IsString() @MaxLength(200) @IsOptional() prospect_company?: string | null;
-  @IsString() @MaxLength(1000) @IsOptional() prospect_address?: string | null;
-  @IsString() @MaxLength(10) @IsOptional() valid_until?: string | null;
-  @IsString() @MaxLength(2000) @IsOptional() payment_terms?: string | null;
-  @IsString() @MaxLength(10_000) @IsOptional() internal_notes?: string | null;
-  @IsString() @MaxLength(64) @IsOptional() sales_rep_id?: string | null;
-  @IsString() @MaxLength(50) @IsOptional() tax_profile_id?: string | null;
+  @IsString() @MaxLength(200) @Nullable() prospect_name?: string | null;
+  @IsString() @MaxLength(320) @Nullable() prospect_email?: string | null;
+  @IsString() @MaxLength(50) @Nullable() prospect_phone?: string | null;
+  @IsString() @MaxLength(200) @Nullable() prospect_company?: string | null;
+  @IsString() @MaxLength(1000) @Nullable() prospect_address?: string | null;
+  @IsString() @MaxLength(10) @Nullable() valid_until?: string | null;
+  @IsString() @MaxLength(2000) @Nullable() payment_terms?: string | null;
+  @IsString() @MaxLength(10_000) @Nullable() internal_notes?: string | null;
+  @IsString() @MaxLength(64) @Nullable() sales_rep_id?: string | null;
+  @IsString() @MaxLength(50) @Nullable() tax_profile_id?: string | null;
   /** Not nullable. */
   @IsString() @MaxLength(50) @ValidateIf(present) payment_plan_type?: string;
-  @IsString() @MaxLength(50) @IsOptional() payment_deposit_type?: string | null;
-  @IsNumber(FINITE) @IsOptional() payment_deposit_value?: number | null;
-  @IsInt() @IsOptional() payment_installments_count?: number | null;
-  @IsInt() @IsOptional() payment_interval_days?: number | null;
+  @IsString() @MaxLength(50) @Nullable() payment_deposit_type?: string | null;
+  @IsNumber(FINITE) @Nullable() payment_deposit_value?: number | null;
+  @IsInt() @Nullable() payment_installments_count?: number | null;
+  @IsInt() @Nullable() payment_interval_days?: number | null;
   /** Not nullable. */
   @IsString() @MaxLength(50) @ValidateIf(present) payment_execution_mode?: string;
   /** Not nullable. */
   @IsString() @MaxLength(50) @ValidateIf(present) signature_payment_order?: string;
-  @IsString() @MaxLength(1000) @IsOptional() tax_exempt_reason?: string | null;
+  @IsString() @MaxLength(1000) @Nullable() tax_exempt_reason?: string | null;
   /** `declined` or `cancelled`, alone. Not nullable. */
   @IsString() @MaxLength(50) @ValidateIf(present) status?: string;
 }
