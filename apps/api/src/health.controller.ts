@@ -12,8 +12,10 @@ type CheckState = 'ok' | 'down';
  *   `{ "status": "unavailable", "checks": { "postgres": "ok"|"down", "redis": "ok"|"down" } }`;
  * - `GET /health/live` (liveness, issue 17): 200 `{ "status": "ok" }` as long as the process answers; nothing consulted;
  * - `GET /health/ready` (issue 14, item 7): readiness plus the outbox backlog, always with its checks:
- *   `{ "status": "ok"|"unavailable", "checks": { "postgres", "redis", "outbox" }, "outbox": { "backlog", "oldest_age_seconds" } | null }`,
- *   200 when PostgreSQL and Redis answer, else 503; the backlog is reported, never judged.
+ *   `{ "status": "ok"|"unavailable", "checks": { "postgres", "redis", "quota_store", "outbox" }, "outbox": { "backlog", "oldest_age_seconds" } | null }`,
+ *   200 when PostgreSQL answers, Redis takes a keyed write (every master on a cluster) and the quota store
+ *   counts in Redis, else 503 naming the failing check (`quota_store` down: limits counted in process,
+ *   docs/adr/0006); the backlog is reported, never judged.
  * No authentication, outside the quota.
  */
 @Controller('health')
@@ -39,10 +41,20 @@ export class HealthController {
 
   @Get('ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const result = await this.check([() => this.indicators.postgres(), () => this.indicators.redis(), () => this.indicators.outbox()]);
-    const checks = { postgres: stateOf(result, 'postgres'), redis: stateOf(result, 'redis'), outbox: stateOf(result, 'outbox') };
+    const result = await this.check([
+      () => this.indicators.postgres(),
+      () => this.indicators.redis(),
+      () => this.indicators.quotaStore(),
+      () => this.indicators.outbox(),
+    ]);
+    const checks = {
+      postgres: stateOf(result, 'postgres'),
+      redis: stateOf(result, 'redis'),
+      quota_store: stateOf(result, 'quota_store'),
+      outbox: stateOf(result, 'outbox'),
+    };
     const outbox = result.details.outbox as { status: string; backlog?: number; oldest_age_seconds?: number } | undefined;
-    const ok = checks.postgres === 'ok' && checks.redis === 'ok';
+    const ok = checks.postgres === 'ok' && checks.redis === 'ok' && checks.quota_store === 'ok';
     if (!ok) void reply.status(503);
     return {
       status: ok ? 'ok' : 'unavailable',

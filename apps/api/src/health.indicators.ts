@@ -3,7 +3,7 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
-import { readOutboxBacklog, RedisConnection } from '@leadflow/shared-platform';
+import { checkRedisWritable, QuotaStoreState, RateLimits, readOutboxBacklog, RedisConnection } from '@leadflow/shared-platform';
 
 /** How long one dependency check may take before it counts as down (ms), as before terminus. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2000;
@@ -23,6 +23,8 @@ export class ServiceHealthIndicators {
     private readonly redisConnection: RedisConnection,
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly rateLimits: RateLimits,
+    private readonly quotaStoreState: QuotaStoreState,
   ) {}
 
   /**
@@ -49,12 +51,30 @@ export class ServiceHealthIndicators {
       .withTimeout(HEALTH_CHECK_TIMEOUT_MS);
   }
 
-  /** `redis`: up when `PING` answers. */
+  /**
+   * `redis`: up when a keyed write answers OK (checkRedisWritable: on a cluster, one key per master), with
+   * `masters` written. A replica answering PING but refusing writes is down.
+   */
   redis() {
     return this.indicators
       .check('redis')
+      .attempt(async () => ({ masters: await checkRedisWritable(this.redisConnection) }))
+      .withTimeout(HEALTH_CHECK_TIMEOUT_MS);
+  }
+
+  /**
+   * `quota_store`: up while the limiters count in Redis. The check makes one limiter script call of its own
+   * (RateLimits.probe, which also ends a fallback once Redis counts again, with no traffic needed); down with
+   * `reason` and `since` while the limiters count in this process (QuotaStoreState).
+   */
+  quotaStore() {
+    return this.indicators
+      .check('quota_store')
       .attempt(async () => {
-        await this.redisConnection.client.ping();
+        await this.rateLimits.probe();
+        const state = this.quotaStoreState.snapshot();
+        if (state.mode !== 'redis') throw new Error(`limits counted in process since ${new Date(state.since).toISOString()}: ${state.reason ?? 'unknown'}`);
+        return { mode: state.mode };
       })
       .withTimeout(HEALTH_CHECK_TIMEOUT_MS);
   }

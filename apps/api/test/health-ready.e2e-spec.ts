@@ -34,7 +34,7 @@ describe('Health: /health/ready reports the outbox backlog', () => {
     await api.app.get(DataSource).query(`UPDATE platform.outbox SET relayed_at = $1 WHERE relayed_at IS NULL`, [clock.now()]);
     const response = await api.request({ path: '/health/ready' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', outbox: 'ok' }, outbox: { backlog: 0, oldest_age_seconds: 0 } });
+    expect(response.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', quota_store: 'ok', outbox: 'ok' }, outbox: { backlog: 0, oldest_age_seconds: 0 } });
     expect(response.headers['x-ratelimit-limit']).toBeUndefined();
   });
 
@@ -45,7 +45,7 @@ describe('Health: /health/ready reports the outbox backlog', () => {
     await insertOutbox(0, false);
     const response = await api.request({ path: '/health/ready' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', outbox: 'ok' }, outbox: { backlog: 3, oldest_age_seconds: 90 } });
+    expect(response.body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', quota_store: 'ok', outbox: 'ok' }, outbox: { backlog: 3, oldest_age_seconds: 90 } });
     clock.advance(2_500);
     expect((await api.request({ path: '/health/ready' })).body.outbox).toEqual({ backlog: 3, oldest_age_seconds: 92.5 });
     // The contract's readiness answer does not change with a backlog.
@@ -56,7 +56,7 @@ describe('Health: /health/ready reports the outbox backlog', () => {
     api.app.get(RedisConnection).client.disconnect();
     const response = await api.request({ path: '/health/ready' });
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', outbox: 'ok' }, outbox: { backlog: 3, oldest_age_seconds: 92.5 } });
+    expect(response.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down', quota_store: 'down', outbox: 'ok' }, outbox: { backlog: 3, oldest_age_seconds: 92.5 } });
     const readiness = await api.request({ path: '/health' });
     expect(readiness.status).toBe(503);
     expect(readiness.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'down' } });
@@ -66,7 +66,7 @@ describe('Health: /health/ready reports the outbox backlog', () => {
     await api.app.get(DataSource).destroy();
     const response = await api.request({ path: '/health/ready' });
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ status: 'unavailable', checks: { postgres: 'down', redis: 'down', outbox: 'down' }, outbox: null });
+    expect(response.body).toEqual({ status: 'unavailable', checks: { postgres: 'down', redis: 'down', quota_store: 'down', outbox: 'down' }, outbox: null });
     expect((await api.request({ path: '/health' })).body).toEqual({ status: 'unavailable', checks: { postgres: 'down', redis: 'down' } });
     expect((await api.request({ path: '/health/live' })).status).toBe(200);
   });

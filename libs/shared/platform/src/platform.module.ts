@@ -17,6 +17,7 @@ import { IdempotencyStore } from './http/idempotency/idempotency.store';
 import { FailedAttempts } from './http/auth/failed-attempts';
 import { LocalLimits } from './http/local-limits';
 import { RateLimits } from './http/rate-limits';
+import { QuotaStoreState } from './http/quota-store-state';
 import { OutboxRecord } from './outbox/outbox.record';
 import { OutboxWriter } from './outbox/outbox.writer';
 import { RedisConnection } from './redis/redis.connection';
@@ -50,6 +51,7 @@ export class PlatformModule {
       RedisConnection,
       AccountCacheInvalidation,
       RateLimits,
+      QuotaStoreState,
       LocalLimits,
       FailedAttempts,
       SecretCipher,

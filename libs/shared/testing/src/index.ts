@@ -2,3 +2,4 @@ export * from './test-services';
 export * from './smtp-sink';
 export * from './redis-proxy';
 export * from './in-memory-journal';
+export * from './private-redis-cluster';

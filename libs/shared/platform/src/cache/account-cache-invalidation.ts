@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../config/app-config';
 import { RedisConnection } from '../redis/redis.connection';
+import { RedisClient } from '../redis/redis-topology';
 
 /**
  * What a per-account cache holds, named in invalidation messages:
@@ -30,7 +31,7 @@ type Listener = (accountId: string | null) => void;
 export class AccountCacheInvalidation implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('CacheInvalidation');
   private readonly listeners = new Map<CacheTopic, Set<Listener>>();
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   private subscribed = false;
   readonly channel: string;
 
@@ -47,9 +48,21 @@ export class AccountCacheInvalidation implements OnModuleInit, OnApplicationShut
   }
 
   onModuleInit(): void {
-    const subscriber = this.redis.client.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    const client = this.redis.client;
+    // On a cluster PUBLISH reaches every node, so one subscription on any node hears every process.
+    const subscriber =
+      client instanceof Cluster
+        ? client.duplicate([], { lazyConnect: true, enableOfflineQueue: true, redisOptions: { ...client.options.redisOptions, maxRetriesPerRequest: null } })
+        : client.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
     this.subscriber = subscriber;
     subscriber.on('error', () => undefined);
+    if (subscriber instanceof Cluster) {
+      // A node leaving (failover, crash) may have carried the subscription; ioredis subscribes again on
+      // another node, and what was published meanwhile is lost: forget every account, as on a reconnect.
+      subscriber.on('-node', () => {
+        if (this.subscribed) this.emitAll(null);
+      });
+    }
     subscriber.on('close', () => {
       if (this.subscribed) this.logger.warn('Cache invalidation channel lost: caches bypassed until it is back');
       this.subscribed = false;
@@ -212,7 +225,7 @@ export class AccountScopedCache<T extends NonNullable<unknown>> {
 }
 
 /** Resolves once `client` is ready, ended or failed, or after `timeoutMs` (an unref'd timer). */
-function settled(client: Redis, timeoutMs: number): Promise<void> {
+function settled(client: RedisClient, timeoutMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);

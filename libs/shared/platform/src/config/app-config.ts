@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { boolean, ConfigError, integer, oneOf, optionalPort, optionalText, optionalUrl, read, text, url } from './env-schema';
+import { parseClusterNodes, RedisTopology } from '../redis/redis-topology';
 
 export { ConfigError } from './env-schema';
 
@@ -66,6 +67,11 @@ export class AppConfig {
   readonly redisUrl: string;
   /** Prefix of every Redis key and BullMQ queue (tests give each file its own). */
   readonly redisPrefix: string;
+  /**
+   * Where Redis lives: `REDIS_CLUSTER_NODES` (comma-separated `host:port` seeds, a Redis Cluster reached
+   * through ioredis `Cluster`; `REDIS_URL` is then not used) or else `REDIS_URL` (docs/adr/0006).
+   */
+  readonly redisTopology: RedisTopology;
   readonly port: number;
   /** Interface the api (and the worker's probes) listen on. */
   readonly host: string;
@@ -162,6 +168,16 @@ export class AppConfig {
     this.databaseUrl = get('DATABASE_URL', url(['postgres:', 'postgresql:'], DEFAULT_DATABASE_URL), DEFAULT_DATABASE_URL, true);
     this.redisUrl = get('REDIS_URL', url(['redis:', 'rediss:'], DEFAULT_REDIS_URL), DEFAULT_REDIS_URL, true);
     this.redisPrefix = get('REDIS_PREFIX', text('leadflow'), 'leadflow');
+    const clusterNodes = env.REDIS_CLUSTER_NODES?.trim() ? parseClusterNodes(env.REDIS_CLUSTER_NODES) : null;
+    if (typeof clusterNodes === 'string') problems.push(clusterNodes);
+    if (clusterNodes && /[{}]/.test(this.redisPrefix)) {
+      // Each queue gets its own hash tag {<prefix>:<queue>}; a tag in the prefix would pin every key to one slot.
+      problems.push(`REDIS_PREFIX=${JSON.stringify(this.redisPrefix)}: expected no '{' or '}' with REDIS_CLUSTER_NODES (every queue gets its own hash tag {<prefix>:<queue>}; a tagged prefix puts all queues in one slot)`);
+    }
+    this.redisTopology =
+      clusterNodes && typeof clusterNodes !== 'string'
+        ? { mode: 'cluster', nodes: clusterNodes.nodes, tls: clusterNodes.tls, username: clusterNodes.username, password: clusterNodes.password }
+        : { mode: 'single', url: this.redisUrl };
     this.port = get('PORT', integer(3000, 1, 65_535), 3000);
     this.host = get('HOST', text('127.0.0.1'), '127.0.0.1');
     this.workerHealthPort = get('WORKER_HEALTH_PORT', optionalPort(), null);

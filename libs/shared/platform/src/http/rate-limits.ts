@@ -1,6 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import type { Cluster } from 'ioredis';
 import { DomainError } from '@leadflow/shared-kernel';
+import type { AppConfig } from '../config/app-config';
+import { ConfigError } from '../config/env-schema';
 import { RedisConnection } from '../redis/redis.connection';
+import { hashSlot } from '../redis/redis-topology';
+import { slotTagsPerMaster } from '../redis/redis-readiness';
+import { QuotaStoreState } from './quota-store-state';
 
 /** Headers that report a quota (RFC 9331 `RateLimit-*` and legacy `X-RateLimit-*`). */
 export interface QuotaReport {
@@ -36,6 +42,12 @@ export interface LimitCheck {
   subject: string;
   points: number;
   windowSeconds: number;
+  /**
+   * Hash tag of the counter on a Redis Cluster (default `subject`): the checks of one request must share
+   * it, since one script consumes them (the api's request checks use the calling key's account). Not part
+   * of the key on a single Redis.
+   */
+  slot?: string;
 }
 
 /**
@@ -93,6 +105,8 @@ export const MAX_BATCH_REQUESTS = 256;
 /** One request's checks waiting for the turn's script call. */
 interface PendingConsumption {
   checks: readonly LimitCheck[];
+  /** The checks' counter keys, in order. */
+  keys: string[];
   resolve(outcomes: LimitOutcome[]): void;
   reject(error: unknown): void;
 }
@@ -115,12 +129,43 @@ export class RateLimits {
   private pending: PendingConsumption[] = [];
   private scheduled = false;
 
-  constructor(private readonly redis: RedisConnection) {
+  /**
+   * @throws ConfigError (one line naming `REDIS_PREFIX`) on a cluster when the counters of one api request
+   *   would not share a hash slot: their script could never run there (CROSSSLOT).
+   */
+  private readonly state: QuotaStoreState;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    @Optional() state?: QuotaStoreState,
+  ) {
+    this.state = state ?? new QuotaStoreState({ apiProcesses: 1 } as AppConfig); // a RateLimits built outside Nest (tests)
     redis.client.defineCommand(CONSUME_BATCH_COMMAND, { lua: CONSUME_BATCH_SCRIPT });
     // The batch is this class's own pipelining: sent as it is, not wrapped in an auto-pipeline of its own.
     const ignored = redis.client.options.autoPipeliningIgnoredCommands ?? [];
     if (!ignored.includes(CONSUME_BATCH_COMMAND)) redis.client.options.autoPipeliningIgnoredCommands = [...ignored, CONSUME_BATCH_COMMAND];
     this.base = redis.key('rl');
+    const sample: LimitCheck[] = ['ip_lead_capture', 'key_events', 'key_hour'].map((name) => ({ name, subject: `${name}-subject`, points: 1, windowSeconds: 60, slot: 'account' }));
+    if (redis.clustered && this.slotOf(sample.map((check) => this.counterKey(check))) === null) {
+      throw new ConfigError([`REDIS_PREFIX=${JSON.stringify(redis.key(''))}: expected a prefix under which one request's counters share a hash slot (REDIS_CLUSTER_NODES is set)`]);
+    }
+  }
+
+  /**
+   * Whether the counters can be consumed in Redis: a script call on a probe counter, on a cluster one per
+   * master (a request's counters may live on any shard), in this turn's batches. Success ends a fallback
+   * (QuotaStoreState) without waiting for traffic; used by `/health/ready`. Never throws.
+   */
+  async probe(): Promise<boolean> {
+    const tags = this.redis.clustered ? slotTagsPerMaster(this.redis.client as Cluster, this.redis.prefix) : ['probe'];
+    if (tags.length === 0) return false;
+    const subject = String(process.pid);
+    try {
+      await Promise.all(tags.map((slot) => this.consumeAll([{ name: 'ready_probe', subject, points: Number.MAX_SAFE_INTEGER, windowSeconds: 60, slot }])));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Consumes one unit of `name` for `subject`: at most `points` per window of `windowSeconds`. */
@@ -135,10 +180,18 @@ export class RateLimits {
    * Throws while Redis is not connected, like {@link consumeAll}.
    */
   async consumed(name: string, subject: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }> {
-    if (this.redis.client.status !== 'ready') throw new Error(`Redis connection ${this.redis.client.status}`);
+    const error = this.unavailable();
+    if (error) throw error;
     const key = this.counterKey({ name, subject, points: 0, windowSeconds });
-    const [[, count], [, ttlMs]] = (await this.redis.client.pipeline().get(key).pttl(key).exec()) as [[unknown, string | null], [unknown, number]];
-    return { count: Number(count ?? 0), resetSeconds: Math.max(1, Math.ceil(Number(ttlMs) / 1000)) };
+    try {
+      const [[getError, count], [pttlError, ttlMs]] = (await this.redis.client.pipeline().get(key).pttl(key).exec()) as [[Error | null, string | null], [Error | null, number]];
+      if (getError ?? pttlError) throw getError ?? pttlError;
+      this.state.succeeded();
+      return { count: Number(count ?? 0), resetSeconds: Math.max(1, Math.ceil(Number(ttlMs) / 1000)) };
+    } catch (failure) {
+      this.state.failed(failure);
+      throw failure;
+    }
   }
 
   /**
@@ -151,43 +204,65 @@ export class RateLimits {
     if (checks.length === 0) return Promise.resolve([]);
     // A request never waits for Redis to come back: while the connection is down the caller decides at once
     // (quotas fail open, brute-force counters fall back to the process).
-    if (this.redis.client.status !== 'ready') return Promise.reject(new Error(`Redis connection ${this.redis.client.status}`));
+    const error = this.unavailable();
+    if (error) return Promise.reject(error);
+    const keys = checks.map((check) => this.counterKey(check));
+    if (this.redis.clustered && this.slotOf(keys) === null) return Promise.reject(new Error(`RateLimits: the counters of one request cross hash slots (${keys.join(', ')})`));
     return new Promise<LimitOutcome[]>((resolve, reject) => {
-      this.pending.push({ checks, resolve, reject });
+      this.pending.push({ checks, keys, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => this.sendPending());
     });
   }
 
-  /** Sends the turn's requests, at most {@link MAX_BATCH_REQUESTS} per script call. */
+  /**
+   * Sends the turn's requests, at most {@link MAX_BATCH_REQUESTS} per script call. On a cluster the requests
+   * are grouped by hash slot first (a script's keys must share one): one call per slot per turn, each sent
+   * by ioredis to the slot's master, so one shard failing over fails only its own slots' requests.
+   */
   private sendPending(): void {
     const pending = this.pending;
     this.pending = [];
     this.scheduled = false;
-    for (let start = 0; start < pending.length; start += MAX_BATCH_REQUESTS) {
-      void this.send(pending.slice(start, start + MAX_BATCH_REQUESTS));
+    const groups = this.redis.clustered ? this.bySlot(pending) : [pending];
+    for (const group of groups) {
+      for (let start = 0; start < group.length; start += MAX_BATCH_REQUESTS) {
+        void this.send(group.slice(start, start + MAX_BATCH_REQUESTS));
+      }
     }
+  }
+
+  /** `pending` split by hash slot, each group in arrival order. */
+  private bySlot(pending: PendingConsumption[]): PendingConsumption[][] {
+    const groups = new Map<number, PendingConsumption[]>();
+    for (const request of pending) {
+      const slot = hashSlot(request.keys[0] as string);
+      const group = groups.get(slot);
+      if (group) group.push(request);
+      else groups.set(slot, [request]);
+    }
+    return [...groups.values()];
   }
 
   private async send(batch: PendingConsumption[]): Promise<void> {
     const keys: string[] = [];
     const args: number[] = [batch.length];
-    for (const { checks } of batch) {
+    for (const { checks, keys: counters } of batch) {
       args.push(checks.length);
-      for (const check of checks) {
-        keys.push(this.counterKey(check));
-        args.push(check.points, check.windowSeconds * 1000);
-      }
+      keys.push(...counters);
+      for (const check of checks) args.push(check.points, check.windowSeconds * 1000);
     }
     let reply: (number | string)[];
     try {
       const client = this.redis.client as unknown as Record<typeof CONSUME_BATCH_COMMAND, (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<(number | string)[]>>;
       reply = await client[CONSUME_BATCH_COMMAND](keys.length, ...keys, ...args);
     } catch (error) {
+      this.state.failed(error);
       for (const request of batch) request.reject(error);
       return;
     }
+    this.state.succeeded();
     let at = 0;
     for (const request of batch) {
       const refused = Number(reply[at++]);
@@ -212,8 +287,27 @@ export class RateLimits {
     }
   }
 
+  /**
+   * `<prefix>:rl:<name>:<window seconds>:<subject>` on a single Redis (the layout of the counters it
+   * replaced, unchanged); `{<prefix>:<slot>}:rl:<name>:<window seconds>:<subject>` on a cluster.
+   */
   private counterKey(check: LimitCheck): string {
-    return `${this.base}:${check.name}:${check.windowSeconds}:${check.subject}`;
+    if (!this.redis.clustered) return `${this.base}:${check.name}:${check.windowSeconds}:${check.subject}`;
+    return this.redis.slotKey(check.slot ?? check.subject, 'rl', check.name, String(check.windowSeconds), check.subject);
+  }
+
+  /** The one hash slot of `keys`, or null when they span several. */
+  private slotOf(keys: string[]): number | null {
+    const slots = new Set(keys.map(hashSlot));
+    return slots.size === 1 ? (slots.values().next().value as number) : null;
+  }
+
+  /** The error a call gets at once while the connection is not ready (reported to the state), else null. */
+  private unavailable(): Error | null {
+    if (this.redis.client.status === 'ready') return null;
+    const error = new Error(`Redis connection ${this.redis.client.status}`);
+    this.state.failed(error);
+    return error;
   }
 }
 

@@ -6,6 +6,8 @@ import { FailedAttempts } from '../http/auth/failed-attempts';
 import { sendError } from '../http/error-envelope.filter';
 import { ClusterMetricsWorker } from './cluster-metrics';
 import { HttpMetrics } from './http-metrics';
+import { registerQuotaStoreMetrics } from './quota-store-metrics';
+import { QuotaStoreState } from '../http/quota-store-state';
 import { METRICS_CHALLENGE, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed } from './metrics-token';
 
 /** Path of the Prometheus endpoint on the api and the worker. */
@@ -33,6 +35,7 @@ export function installHttpMetrics(app: NestFastifyApplication): HttpMetrics {
   const token = config.metricsToken;
   const failures = app.get(FailedAttempts);
   const metrics = new HttpMetrics();
+  registerQuotaStoreMetrics(metrics.registry, app.get(QuotaStoreState));
   const cluster = ClusterMetricsWorker.start(metrics.registry);
   INSTALLED.set(app, metrics);
 

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Clock } from '@leadflow/shared-kernel';
 import { AppConfig } from '../config/app-config';
-import { bullConnection } from '../queue/queue.module';
+import { createRedisClient, queuePrefix, RedisClient } from '../redis/redis-topology';
 import { Poller } from '../scheduling/poller';
 import {
   CONSUMER_JOB_OPTIONS,
@@ -91,7 +90,7 @@ function within<T>(work: Promise<T>, milliseconds: number): Promise<T> {
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly settings: OutboxRelaySettings;
-  private connection: IORedis | null = null;
+  private connection: RedisClient | null = null;
   private readonly queues = new Map<string, Queue>();
   private readonly poller: Poller;
   private consecutiveFailures = 0;
@@ -191,7 +190,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * Runs `command` on the relay's own Redis connection (the reconciler's check for lost Redis data).
    * Throws when Redis does not answer within `enqueueTimeoutMs`.
    */
-  async onRedis<T>(command: (redis: IORedis) => Promise<T>): Promise<T> {
+  async onRedis<T>(command: (redis: RedisClient) => Promise<T>): Promise<T> {
     const connection = this.producerConnection();
     await within(this.ready(connection), this.settings.enqueueTimeoutMs);
     return within(command(connection), this.settings.enqueueTimeoutMs);
@@ -240,9 +239,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return [...byConsumer.values()];
   }
 
-  private producerConnection(): IORedis {
-    this.connection ??= new IORedis({
-      ...bullConnection(this.config.redisUrl),
+  /**
+   * The relay's own connection (`REDIS_URL` with its TLS scheme, or a `Cluster` on `REDIS_CLUSTER_NODES`
+   * that follows MOVED and failovers; docs/adr/0006).
+   */
+  private producerConnection(): RedisClient {
+    this.connection ??= createRedisClient(this.config.redisTopology, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: this.settings.enqueueTimeoutMs,
@@ -251,7 +253,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return this.connection;
   }
 
-  private async ready(connection: IORedis): Promise<void> {
+  private async ready(connection: RedisClient): Promise<void> {
     if (connection.status === 'ready') return;
     await new Promise<void>((resolve, reject) => {
       const onReady = () => {
@@ -267,10 +269,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private queueOf(consumer: string, connection: IORedis): Queue {
+  private queueOf(consumer: string, connection: RedisClient): Queue {
     let queue = this.queues.get(consumer);
     if (!queue) {
-      queue = new Queue(consumerQueueName(consumer), { connection, prefix: `${this.config.redisPrefix}:bull` });
+      const name = consumerQueueName(consumer);
+      queue = new Queue(name, { connection, prefix: queuePrefix(this.config.redisPrefix, name, this.config.redisTopology.mode === 'cluster') });
       queue.on('error', () => undefined);
       this.queues.set(consumer, queue);
     }

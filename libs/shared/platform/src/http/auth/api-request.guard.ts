@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -33,7 +33,6 @@ interface RoutePolicy {
  */
 @Injectable()
 export class ApiRequestGuard implements CanActivate {
-  private readonly logger = new Logger(ApiRequestGuard.name);
   /** Handler → its policy: decorator metadata is fixed once the app is built, so it is read once (issue 11). */
   private readonly policies = new WeakMap<object, RoutePolicy>();
 
@@ -138,19 +137,21 @@ export class ApiRequestGuard implements CanActivate {
    * (LocalLimits: limit / API_PROCESSES, rounded down), so the api processes together admit no more.
    */
   private async consumeLimits({ ipLimit, keyLimit }: RoutePolicy, request: FastifyRequest, reply: FastifyReply, principal: ApiKeyPrincipal): Promise<void> {
+    // One hash slot for the request's counters on a Redis Cluster: the account's (docs/adr/0006).
+    const slot = principal.accountId;
     const checks: LimitCheck[] = [];
-    if (ipLimit) checks.push({ name: `ip_${ipLimit.name}`, subject: request.ip, points: ipLimit.perMinute, windowSeconds: 60 });
+    if (ipLimit) checks.push({ name: `ip_${ipLimit.name}`, subject: request.ip, points: ipLimit.perMinute, windowSeconds: 60, slot });
     const keyPerMinute = keyLimit?.perMinute(principal);
     if (keyLimit && keyPerMinute !== undefined) {
-      checks.push({ name: `key_${keyLimit.name}`, subject: principal.keyId, points: keyPerMinute, windowSeconds: 60 });
+      checks.push({ name: `key_${keyLimit.name}`, subject: principal.keyId, points: keyPerMinute, windowSeconds: 60, slot });
     }
-    checks.push({ name: 'key_hour', subject: principal.keyId, points: principal.perHour, windowSeconds: 3600 });
+    checks.push({ name: 'key_hour', subject: principal.keyId, points: principal.perHour, windowSeconds: 3600, slot });
 
     let outcomes: LimitOutcome[];
     try {
       outcomes = await this.limits.consumeAll(checks);
-    } catch (error) {
-      this.warnOnce(error, 'Quota store unavailable; limits counted in this process');
+    } catch {
+      // logged once per transition, exported and reported by /health/ready (QuotaStoreState)
       outcomes = this.local.consumeAll(checks, Date.now());
     }
     const now = this.clock.now();
@@ -199,15 +200,6 @@ export class ApiRequestGuard implements CanActivate {
     const actual = createHash('sha256').update(given ?? '').digest();
     if (await this.failures.checkSecret('admin_token', request.ip, given !== undefined && timingSafeEqual(actual, expected))) return;
     throw new DomainError('invalid_admin_token', 'Send the operator token as Authorization: Bearer <ADMIN_TOKEN>.', null);
-  }
-
-  private lastWarning = 0;
-
-  /** A warning at most once a minute (an outage must not flood the logs at the request rate). */
-  private warnOnce(error: unknown, message: string): void {
-    if (Date.now() - this.lastWarning < 60_000) return;
-    this.lastWarning = Date.now();
-    this.logger.warn({ err: error }, message);
   }
 
   /** Body problems found while parsing (see installHttpContract), raised once the caller is authenticated. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { LocalLimits, perProcessLimit } from '../local-limits';
 import { LimitOutcome, quotaExceeded, RateLimits } from '../rate-limits';
@@ -30,9 +30,6 @@ const COUNTER: Record<Credential, string> = { api_key: 'auth_failures', admin_to
  */
 @Injectable()
 export class FailedAttempts {
-  private readonly logger = new Logger(FailedAttempts.name);
-  private lastWarning = 0;
-
   constructor(
     private readonly limits: RateLimits,
     private readonly local: LocalLimits,
@@ -57,8 +54,8 @@ export class FailedAttempts {
     const limit = FAILED_ATTEMPT_LIMITS[credential];
     try {
       return await this.limits.consume(name, ip, limit, FAILED_ATTEMPTS_WINDOW_SECONDS);
-    } catch (error) {
-      this.warnOnce(error);
+    } catch {
+      // logged once per transition, exported and reported by /health/ready (QuotaStoreState)
       return this.local.consume(`${name}:${ip}`, limit, FAILED_ATTEMPTS_WINDOW_SECONDS, Date.now(), this.processesChecking(credential));
     }
   }
@@ -86,16 +83,8 @@ export class FailedAttempts {
     const limit = FAILED_ATTEMPT_LIMITS[credential];
     try {
       return { ...(await this.limits.consumed(name, ip, FAILED_ATTEMPTS_WINDOW_SECONDS)), limit };
-    } catch (error) {
-      this.warnOnce(error);
+    } catch {
       return { ...this.local.peek(`${name}:${ip}`, Date.now()), limit: perProcessLimit(limit, this.processesChecking(credential)) };
     }
-  }
-
-  /** A warning at most once a minute (an outage must not flood the logs at the request rate). */
-  private warnOnce(error: unknown): void {
-    if (Date.now() - this.lastWarning < 60_000) return;
-    this.lastWarning = Date.now();
-    this.logger.warn({ err: error }, 'Failure counter store unavailable; counting in process');
   }
 }

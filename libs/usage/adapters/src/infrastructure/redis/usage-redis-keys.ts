@@ -10,8 +10,14 @@ import { RedisConnection } from '@leadflow/shared-platform';
  *   after its last write.
  * - `usage:k:<hour>` set of `<account id>:<key id>` with a hash that hour (same expiry).
  * - `usage:pending` set of hours written since the aggregation last closed them.
+ *
+ * On a Redis Cluster every one of them carries the hash tag `{<prefix>:usage}` (one slot): a flush is one
+ * MULTI/EXEC over many keys and the aggregation pipelines reads across them (docs/adr/0006).
  */
 export const USAGE_COUNTER_TTL_SECONDS = 3 * 24 * 3600;
+
+/** Hash tag of every usage key on a cluster (RedisConnection.slotKey). */
+const USAGE_SLOT = 'usage';
 
 export const COUNTER_FIELDS = {
   started: 'n',
@@ -39,14 +45,14 @@ export class UsageRedisKeys {
   }
 
   counters(hour: Date, member: string): string {
-    return this.redis.key('usage', 'h', this.hourId(hour), member);
+    return this.redis.slotKey(USAGE_SLOT, 'usage', 'h', this.hourId(hour), member);
   }
 
   keysOfHour(hour: Date): string {
-    return this.redis.key('usage', 'k', this.hourId(hour));
+    return this.redis.slotKey(USAGE_SLOT, 'usage', 'k', this.hourId(hour));
   }
 
   pending(): string {
-    return this.redis.key('usage', 'pending');
+    return this.redis.slotKey(USAGE_SLOT, 'usage', 'pending');
   }
 }
