@@ -1164,7 +1164,7 @@ export interface components {
              * @description Default `true`: a minimal contact is created when none matches; `false` answers 404 `contact_not_found` instead.
              * @default true
              */
-            create_if_missing?: boolean | null;
+            create_if_missing?: boolean;
         };
         /** @description Body of `POST /v1/events`. */
         CustomEventInput: {
@@ -1793,72 +1793,72 @@ export interface components {
              * @description String, or a positive JSON integer up to 9007199254740991 (converted to its decimal string). Normalized to E.164 after dropping a trailing extension (`ext.`, `x`, `#`, `poste`, `p.`); final format `^\+[1-9]\d{10,14}$`; otherwise 422 `invalid_phone`.
              * @example (514) 555-0123
              */
-            phone: string | number;
+            phone: string | number | null;
             /**
              * @description SMS consent, at the root or in `customData`. Accepted: `true`, or the strings `true`, `yes`, `oui`, `on`, `1`, `y`, `o` in any casing. Anything else, numbers included, gives 422 `missing_consent`.
              * @example true
              * @example oui
              */
-            sms_consent?: boolean | string;
-            first_name?: string;
-            last_name?: string;
+            sms_consent?: boolean | string | null;
+            first_name?: string | null;
+            last_name?: string | null;
             /** @description Stored in lowercase; resolves the contact first (case-insensitive). Not an address: 422 `invalid_email`. */
-            email?: string;
+            email?: string | null;
             /** @description Free-form source label shown in pipeline and activity log (kept on the contact when it has none). */
-            source_label?: string;
+            source_label?: string | null;
             /** @description UTM parameters (first-touch attribution): `source`, `medium`, `campaign`, `term`, `content`. Other members (such as `utm_source`) are `unknown_field`. */
             utm?: {
-                source?: string;
-                medium?: string;
-                campaign?: string;
-                term?: string;
-                content?: string;
-            };
+                source?: string | null;
+                medium?: string | null;
+                campaign?: string | null;
+                term?: string | null;
+                content?: string | null;
+            } | null;
             /** @description Google Ads click identifier. Without `utm.source` the lead is attributed to source `google`, medium `cpc`. Never kept when `meta.ads_consent` is false. */
-            gclid?: string;
+            gclid?: string | null;
             /** @description Free text, kept on the contact when it has none and in the activity entry. */
-            notes?: string;
+            notes?: string | null;
             /** @description Tag names, created on the fly. Names beginning with `Campagne :` (any casing and spacing) are reserved: `reserved_tag`. */
-            tags?: string[];
+            tags?: (string | null)[] | null;
             /** @description Answers of a qualification step, kept as sent in the activity entry (at most 8 levels deep and 20 000 characters, else `invalid_value`). */
-            qualification_answers?: unknown[];
+            qualification_answers?: unknown[] | null;
             /** @description Pipeline placement (also accepted flat at the root as `pipeline.<member>`). Without `pipeline_slug`: the default pipeline; without `stage_slug`: its default stage. Unknown pipeline: 422 `pipeline_not_found`; unknown stage: 422 `stage_not_found`; unknown sales rep: `sales_rep_not_found` (ignored). */
             pipeline?: {
-                pipeline_slug?: string;
-                stage_slug?: string;
-                deal_value?: number;
+                pipeline_slug?: string | null;
+                stage_slug?: string | null;
+                deal_value?: number | null;
                 /** Format: date */
-                expected_close_date?: string;
-                assigned_sales_rep_email?: string;
-            };
+                expected_close_date?: string | null;
+                assigned_sales_rep_email?: string | null;
+            } | null;
             /** @description Values keyed by custom field definition name (not id); a select field takes one of its option values (not a label). Existing keys are replaced, new keys added. Unknown name: `custom_field_not_defined`; unusable value: `invalid_value`. */
             custom_fields?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Address parts (`address`, `postal_code`, `address_place_id`, `street`, `city`, `sector`, `province`, `country`) complete an existing contact without overwriting filled values. */
-            address?: string;
-            postal_code?: string;
-            address_place_id?: string;
-            street?: string;
-            city?: string;
-            sector?: string;
-            province?: string;
-            country?: string;
+            address?: string | null;
+            postal_code?: string | null;
+            address_place_id?: string | null;
+            street?: string | null;
+            city?: string | null;
+            sector?: string | null;
+            province?: string | null;
+            country?: string | null;
             /** @description `ads_consent`: false (or any value that is not a consent value) refuses ad tracking: the gclid is not kept. Other members: `unknown_field`. */
             meta?: {
-                ads_consent?: boolean;
-            };
+                ads_consent?: boolean | null;
+            } | null;
             /**
              * Format: uuid
              * @description Target System. Unknown for the account: 422 `system_not_found` (standard envelope); inactive: the main System, `system_not_active`; omitted: the main System.
              */
-            system_id?: string;
+            system_id?: string | null;
             /** @description Members added by a connector: only `sms_consent` is read (when the root has none; beside a root one it is `duplicate_field`); the others are `unknown_field`, listed after the fields mapped by the integrator. */
-            customData?: {
-                sms_consent?: boolean | string;
+            customData?: ({
+                sms_consent?: boolean | string | null;
             } & {
                 [key: string]: unknown;
-            };
+            }) | null;
         } & {
             [key: string]: unknown;
         };
@@ -1997,7 +1997,7 @@ export interface components {
                     campaign?: string | null;
                     term?: string | null;
                     content?: string | null;
-                };
+                } | null;
                 /** @description Google Ads click identifier; not kept when `consent.ads` is refused. */
                 gclid?: string | null;
                 /**
