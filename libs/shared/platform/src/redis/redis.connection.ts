@@ -21,8 +21,10 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
     // the process (a Jest worker) exit at once. Duplicates (the cache-invalidation subscriber) inherit it.
     // On a cluster a command waits at most 1 s (commandTimeout) while a shard fails over, so a request
     // falls back to in-process counting rather than hanging on a shard without a master.
-    this.clustered = config.redisTopology.mode === 'cluster';
-    this.client = createRedisClient(config.redisTopology, {
+    // (a partial AppConfig without a topology, built by tests, means REDIS_URL)
+    const topology = config.redisTopology ?? { mode: 'single', url: config.redisUrl };
+    this.clustered = topology.mode === 'cluster';
+    this.client = createRedisClient(topology, {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
       lazyConnect: false,
