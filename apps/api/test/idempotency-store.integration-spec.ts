@@ -87,4 +87,16 @@ describe('IdempotencyStore while PostgreSQL is briefly unavailable', () => {
 
     expect(await row(key)).toMatchObject({ state: 'completed', response_status: 201 });
   });
+
+  it('a replay whose stored response no longer decrypts (SECRET_ENCRYPTION_KEY changed) is a 409 replay_unavailable conflict, never a 500 or a second run', async () => {
+    const key = `k-${randomUUID()}`;
+    const before = new IdempotencyStore(db, new SystemClock(), services.config(), new SecretCipher(services.config()));
+    expect(await before.claim(account, key, 'fingerprint')).toEqual({ outcome: 'claimed' });
+    await before.complete(account, key, 201, { data: { secret: 'a'.repeat(64) } });
+    const rotated = services.config({ SECRET_ENCRYPTION_KEY: 'ab'.repeat(32) });
+    const after = new IdempotencyStore(db, new SystemClock(), rotated, new SecretCipher(rotated));
+
+    expect(await after.claim(account, key, 'fingerprint')).toEqual({ outcome: 'conflict', reason: 'replay_unavailable' });
+    expect(await row(key)).toMatchObject({ state: 'completed', response_status: 201 });
+  });
 });

@@ -61,7 +61,8 @@ function canonicalBody(body: unknown): string {
  *   same key with the same method, URL and canonical JSON body replays the stored 2xx status and body
  *   (header `Idempotent-Replayed: true`, the handler does not run; a secret the first answer carried is
  *   replayed too, stored encrypted); another payload, or the first request still processing, answers
- *   409 `idempotency_conflict` (`details.reason` `payload_mismatch` or `in_progress`); a refused request
+ *   409 `idempotency_conflict` (`details.reason` `payload_mismatch`, `in_progress`, or
+ *   `replay_unavailable` when the stored response no longer decrypts); a refused request
  *   is not stored, so its key stays usable.
  * - Other methods, the operator API's other `POST`s (200 actions: revoke, archive, merge…) and the quote
  *   page's form posts do not read the header.
@@ -120,7 +121,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
         'idempotency_conflict',
         claim.reason === 'in_progress'
           ? 'A request with this Idempotency-Key is still being processed.'
-          : 'This Idempotency-Key was already used with another payload.',
+          : claim.reason === 'replay_unavailable'
+            ? 'The request with this Idempotency-Key completed, but its stored response can no longer be read (the encryption key changed): read the resource instead of retrying.'
+            : 'This Idempotency-Key was already used with another payload.',
         { reason: claim.reason },
       );
     }

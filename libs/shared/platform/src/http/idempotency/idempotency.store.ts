@@ -20,7 +20,7 @@ export type IdempotencyScope = string;
 export type IdempotencyClaim =
   | { outcome: 'claimed' }
   | { outcome: 'replay'; status: number; body: unknown; createdAt: Date }
-  | { outcome: 'conflict'; reason: 'payload_mismatch' | 'in_progress' };
+  | { outcome: 'conflict'; reason: 'payload_mismatch' | 'in_progress' | 'replay_unavailable' };
 
 /**
  * PostgreSQL-backed Idempotency-Key store (`platform.idempotency_keys`, primary key `(account_id, key)`
@@ -60,8 +60,9 @@ export class IdempotencyStore {
   /**
    * Takes `key` in `scope` for the request whose `fingerprint` (sha256 of method, URL and canonical body)
    * is given, or reports the live row: `replay` (same fingerprint, completed: the decrypted status and
-   * body), `conflict` (`payload_mismatch`: another fingerprint; `in_progress`: still leased). Throws when
-   * a stored response does not decrypt (`SECRET_ENCRYPTION_KEY` changed within its 24 hours).
+   * body), `conflict` (`payload_mismatch`: another fingerprint; `in_progress`: still leased;
+   * `replay_unavailable`: the request completed but its stored response no longer decrypts, because
+   * `SECRET_ENCRYPTION_KEY` changed within its 24 hours: the work is done and is never run again).
    */
   async claim(scope: IdempotencyScope, key: string, fingerprint: string): Promise<IdempotencyClaim> {
     const now = this.clock.now();
@@ -92,7 +93,13 @@ export class IdempotencyStore {
     if (!row) return this.claim(scope, key, fingerprint); // released meanwhile: try again
     if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'payload_mismatch' };
     if (row.state !== 'completed') return { outcome: 'conflict', reason: 'in_progress' };
-    return { outcome: 'replay', status: row.response_status ?? 200, body: this.open(row.response_body), createdAt: row.created_at };
+    let body: unknown;
+    try {
+      body = this.open(row.response_body);
+    } catch {
+      return { outcome: 'conflict', reason: 'replay_unavailable' };
+    }
+    return { outcome: 'replay', status: row.response_status ?? 200, body, createdAt: row.created_at };
   }
 
   /**
