@@ -115,8 +115,9 @@ describe('PgBouncer 1.18 in transaction mode in front of PostgreSQL', () => {
     });
 
     it('through PgBouncer in transaction mode with default settings every capture succeeds', async () => {
-      // Found at start-up and said once, at warn: prepared statements off.
-      const warnings = logged.filter((line) => line.level === 40 && /connection pooler/.test(line.msg));
+      // Found at start-up and said once, at warn: prepared statements off. (A probe that timed out on a
+      // busy machine is retried and says so in a warning of its own: not the verdict, not counted here.)
+      const warnings = logged.filter((line) => line.level === 40 && /is a connection pooler/.test(line.msg));
       expect(warnings).toHaveLength(1);
       expect(warnings[0].msg).toMatch(/does not keep prepared statements across transactions .*prepared statements off/);
 

@@ -33,6 +33,11 @@ class FakeRedis {
     return ['t', ...parts].join(':');
   }
 
+  /** A single Redis: the hash tag is left out (RedisConnection.slotKey). */
+  slotKey(_tag: string, ...parts: string[]): string {
+    return this.key(...parts);
+  }
+
   /** The hash fields incremented by every transaction so far. */
   increments(): string[] {
     return this.transactions.flatMap((commands) => commands.filter(([name]) => name === 'hincrby').map(([, , field]) => field));
