@@ -105,7 +105,7 @@ describe('Accounts adapters (PostgreSQL)', () => {
     expect(await accounts.apiKeyNameInUse(a, 'CRM')).toBe(false);
   });
 
-  it('a key prefix is unique across accounts (the table refuses a second one, 23505), and authentication reads the key with its account in one join', async () => {
+  it('a key prefix is unique across accounts (the reference table api_key_prefixes refuses a second one, 23505), and authentication reads the key with its account in one join', async () => {
     const a = await account({ features: ['public_api', 'quotes'], apiTermsAccepted: false });
     const key = await apiKey(a);
     await expect(apiKey(await account(), { prefix: key.prefix })).rejects.toMatchObject({ driverError: { code: '23505' } });
@@ -118,15 +118,15 @@ describe('Accounts adapters (PostgreSQL)', () => {
     const key = await apiKey(a);
     const lastUsed = async () => (await db.query(`SELECT last_used_at FROM accounts.api_keys WHERE id = $1`, [key.id]))[0].last_used_at;
     const t0 = at('2026-06-01T10:00:00.000Z');
-    await accounts.touchApiKey(key.id, t0);
+    await accounts.touchApiKey(a, key.id, t0);
     expect(await lastUsed()).toEqual(t0);
-    await accounts.touchApiKey(key.id, at('2026-06-01T10:00:30.000Z'));
+    await accounts.touchApiKey(a, key.id, at('2026-06-01T10:00:30.000Z'));
     expect(await lastUsed()).toEqual(t0);
     // Another process (no memory of this one's touch) within the minute: the UPDATE's own condition skips it.
     await db.query(`UPDATE accounts.api_keys SET last_used_at = $2 WHERE id = $1`, [key.id, at('2026-06-01T10:01:00.000Z')]);
-    await accounts.touchApiKey(key.id, at('2026-06-01T10:01:30.000Z'));
+    await accounts.touchApiKey(a, key.id, at('2026-06-01T10:01:30.000Z'));
     expect(await lastUsed()).toEqual(at('2026-06-01T10:01:00.000Z'));
-    await accounts.touchApiKey(key.id, at('2026-06-01T10:03:00.000Z'));
+    await accounts.touchApiKey(a, key.id, at('2026-06-01T10:03:00.000Z'));
     expect(await lastUsed()).toEqual(at('2026-06-01T10:03:00.000Z'));
   });
 

@@ -49,6 +49,7 @@ export * from './outbox/outbox-subscriptions';
 export * from './outbox/outbox.record';
 export * from './outbox/outbox.writer';
 export * from './database/delete-account-rows';
+export * from './database/lead-keys-with-account';
 export * from './platform.module';
 export * from './redis/redis.connection';
 export * from './redis/redis-topology';

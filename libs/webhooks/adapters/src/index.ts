@@ -4,6 +4,7 @@ import { WebhooksDeliveryJobs1798100000000 } from './infrastructure/persistence/
 import { WebhooksRotationLogDisable1798200000000 } from './infrastructure/persistence/migrations/1798200000000-webhooks-rotation-log-disable';
 import { WebhooksDeliveryBodyByEvent1799100000000 } from './infrastructure/persistence/migrations/1799100000000-webhooks-delivery-body-by-event';
 import { WebhooksDeliveryLeaseHolder1799600000001 } from './infrastructure/persistence/migrations/1799600000001-webhooks-delivery-lease-holder';
+import { WebhooksKeysByAccount1800000000800 } from './infrastructure/persistence/migrations/1800000000800-webhooks-keys-by-account';
 
 export * from './webhooks-http.module';
 export * from './webhooks-jobs.module';
@@ -14,4 +15,4 @@ export { BullMqWebhookDeliveryScheduler } from './infrastructure/queue/bullmq-we
 
 /** Migrations of the `webhooks` schema, in order. */
 export const webhooksMigrations = [WebhooksInit1795335361884, WebhooksSubscriptionsDeliveries1795342000000, WebhooksDeliveryJobs1798100000000, WebhooksRotationLogDisable1798200000000, WebhooksDeliveryBodyByEvent1799100000000,
-  WebhooksDeliveryLeaseHolder1799600000001];
+  WebhooksDeliveryLeaseHolder1799600000001, WebhooksKeysByAccount1800000000800];

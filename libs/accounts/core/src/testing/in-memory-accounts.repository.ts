@@ -60,7 +60,7 @@ export class InMemoryAccountsRepository extends AccountsRepository {
     const account = this.accounts.get(key.accountId)!;
     return { ...key, accountName: account.name, features: account.features, apiTermsAccepted: account.apiTermsAccepted };
   }
-  async touchApiKey(keyId: string): Promise<void> {
+  async touchApiKey(_accountId: AccountId, keyId: string): Promise<void> {
     this.touched.push(keyId);
   }
   async findAccountMode(accountId: AccountId): Promise<{ mode: 'live' | 'test'; sandboxOf: string | null; sandboxId: string | null } | null> {

@@ -163,7 +163,7 @@ export class EventInbox {
     await this.db.query(
       `INSERT INTO platform.event_inbox (event_id, consumer, account_id, outcome)
        SELECT event_id, $1, account_id, outcome FROM unnest($2::uuid[], $3::uuid[], $4::text[]) AS t (event_id, account_id, outcome)
-       ON CONFLICT (event_id, consumer) DO NOTHING`,
+       ON CONFLICT (account_id, event_id, consumer) DO NOTHING`,
       [consumer, outcomes.map((entry) => entry.event.id), outcomes.map((entry) => entry.event.accountId), outcomes.map((entry) => entry.outcome)],
     );
   }

@@ -78,8 +78,12 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
     return rows.map(({ accountId: _accountId, ...member }) => member);
   }
 
+  /** Writes the key and its row of the reference table `accounts.api_key_prefixes` in one transaction. */
   async insertApiKey(accountId: AccountId, key: ApiKeyState): Promise<void> {
-    await this.manager.insert(ApiKeyRecord, { ...key, accountId });
+    await this.transactions.run(async () => {
+      await this.manager.insert(ApiKeyRecord, { ...key, accountId });
+      await this.manager.query(`INSERT INTO accounts.api_key_prefixes (prefix, account_id, key_id) VALUES ($1, $2, $3)`, [key.prefix, accountId, key.id]);
+    });
   }
 
   async findApiKey(accountId: AccountId, keyId: string): Promise<ApiKeyState | null> {
@@ -100,13 +104,16 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
     return true;
   }
 
+  /** The prefix's account and key from the reference table, then the key in its account (one statement). */
   async findKeyByPrefix(prefix: string): Promise<KeyWithAccount | null> {
     const rows: Array<Record<string, unknown>> = await this.manager.query(
       `SELECT k.id, k.account_id, k.name, k.prefix, k.secret_hash, k.scopes, k.per_hour, k.events_per_minute,
               k.expires_at, k.revoked_at, k.last_used_at, k.created_at,
               k.mode, a.name AS account_name, a.features, a.api_terms_accepted
-         FROM accounts.api_keys k JOIN accounts.accounts a ON a.id = k.account_id
-        WHERE k.prefix = $1`,
+         FROM accounts.api_key_prefixes p
+         JOIN accounts.api_keys k ON k.account_id = p.account_id AND k.id = p.key_id
+         JOIN accounts.accounts a ON a.id = p.account_id
+        WHERE p.prefix = $1`,
       [prefix],
     );
     const row = rows[0];
@@ -146,15 +153,15 @@ export class TypeOrmAccountsRepository extends AccountsRepository {
    * Writes `last_used_at` off the request path: skipped in memory when this process wrote it less than a
    * minute ago (no round trip), and the UPDATE itself skips a row another process touched within that minute.
    */
-  async touchApiKey(keyId: string, at: Date): Promise<void> {
+  async touchApiKey(accountId: AccountId, keyId: string, at: Date): Promise<void> {
     const last = this.touched.get(keyId);
     if (last !== undefined && at.getTime() - last < TOUCH_INTERVAL_MS && at.getTime() >= last) return;
     this.touched.set(keyId, at.getTime());
     await this.transactions.dataSource
       .query(
         `UPDATE accounts.api_keys SET last_used_at = $2
-          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
-        [keyId, at, new Date(at.getTime() - TOUCH_INTERVAL_MS)],
+          WHERE account_id = $4 AND id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
+        [keyId, at, new Date(at.getTime() - TOUCH_INTERVAL_MS), accountId],
       )
       .catch(() => undefined);
   }

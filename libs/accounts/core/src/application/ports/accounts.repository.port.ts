@@ -76,10 +76,10 @@ export abstract class AccountsRepository {
   abstract apiKeyNameInUse(accountId: AccountId, name: string): Promise<boolean>;
   /** Sets `revoked_at` unless already set; false when the key is not in the account. */
   abstract revokeApiKey(accountId: AccountId, keyId: string, at: Date): Promise<boolean>;
-  /** Authentication lookup by the key's 8-character prefix (unique index). */
+  /** Authentication lookup by the key's 8-character prefix (the reference table of prefixes, docs/adr/0008). */
   abstract findKeyByPrefix(prefix: string): Promise<KeyWithAccount | null>;
   /** Records use; implementations write at most once a minute per key and never throw. */
-  abstract touchApiKey(keyId: string, at: Date): Promise<void>;
+  abstract touchApiKey(accountId: AccountId, keyId: string, at: Date): Promise<void>;
   /** The account's mode, its live account (sandbox) and its sandbox (live account); null when unknown. */
   abstract findAccountMode(accountId: AccountId): Promise<{ mode: AccountMode; sandboxOf: string | null; sandboxId: string | null } | null>;
 }

@@ -212,7 +212,7 @@ export class TypeOrmAutomationStore extends AutomationStore {
               retry_count = e.retry_count + (CASE WHEN c.restarted THEN 1 ELSE 0 END),
               started_at = coalesce(e.started_at, $4), resume_at = NULL, updated_at = $4
          FROM candidate c, automations.automations a
-        WHERE e.id = c.id AND a.id = e.automation_id
+        WHERE e.id = c.id AND a.account_id = e.account_id AND a.id = e.automation_id
        RETURNING e.*, a.name AS automation_name, c.restarted`,
       [executionId, token, leaseMs, now],
     );
@@ -238,7 +238,7 @@ export class TypeOrmAutomationStore extends AutomationStore {
 
   async lockOwned(executionId: string, token: string): Promise<ExecutionRun | null> {
     const [row] = await this.query<ExecutionRow>(
-      `SELECT e.*, a.name AS automation_name FROM automations.executions e JOIN automations.automations a ON a.id = e.automation_id
+      `SELECT e.*, a.name AS automation_name FROM automations.executions e JOIN automations.automations a ON a.account_id = e.account_id AND a.id = e.automation_id
         WHERE e.id = $1 AND e.lease_token = $2 AND e.status = 'running' AND e.lease_expires_at > clock_timestamp()
         FOR UPDATE OF e`,
       [executionId, token],

@@ -61,7 +61,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     const rows: { id: string }[] = await this.transactions.manager.query(
       `WITH sample AS (
          INSERT INTO webhooks.event_samples (event_id, account_id, event, body, occurred_at) VALUES ($2, $1, $3, $5, $6)
-         ON CONFLICT (event_id) DO NOTHING
+         ON CONFLICT (account_id, event_id) DO NOTHING
        ), created AS (
          INSERT INTO webhooks.deliveries (id, account_id, subscription_id, event_id, event, contact_id, status, attempt, next_attempt_at, created_at, updated_at)
          SELECT d.id, $1, d.subscription_id, $2, $3, $4, 'pending', 0, $7, $7, $7
@@ -96,7 +96,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
             AND d.status IN ('pending', 'retrying')
             AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $4::timestamptz + interval '1 second')
             AND (d.locked_until IS NULL OR d.locked_until < $4)
-            AND (d.body IS NOT NULL OR EXISTS (SELECT 1 FROM webhooks.event_samples e WHERE e.event_id = d.event_id))
+            AND (d.body IS NOT NULL OR EXISTS (SELECT 1 FROM webhooks.event_samples e WHERE e.account_id = d.account_id AND e.event_id = d.event_id))
         RETURNING d.id, d.account_id, d.subscription_id, d.event_id, d.event, d.contact_id, d.body, d.attempt, d.locked_until, d.next_attempt_at
        )
        SELECT c.id, c.account_id, c.subscription_id, c.event, c.contact_id, COALESCE(c.body, e.body) AS body, c.attempt, c.locked_until, c.next_attempt_at,
@@ -104,11 +104,11 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
               CASE WHEN s.previous_secret_expires_at > $4 THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
               s.disabled_reason, s.failing_since
          FROM claimed c
-         LEFT JOIN webhooks.event_samples e ON c.body IS NULL AND e.event_id = c.event_id
+         LEFT JOIN webhooks.event_samples e ON c.body IS NULL AND e.account_id = c.account_id AND e.event_id = c.event_id
          LEFT JOIN webhooks.subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
        UNION ALL
        SELECT d.id, d.account_id, d.subscription_id, d.event, d.contact_id, NULL, d.attempt, d.locked_until, d.next_attempt_at, false, d.status,
-              d.body IS NULL AND NOT EXISTS (SELECT 1 FROM webhooks.event_samples e WHERE e.event_id = d.event_id), NULL, NULL, NULL, NULL, NULL
+              d.body IS NULL AND NOT EXISTS (SELECT 1 FROM webhooks.event_samples e WHERE e.account_id = d.account_id AND e.event_id = d.event_id), NULL, NULL, NULL, NULL, NULL
          FROM webhooks.deliveries d
         WHERE d.account_id = $1 AND d.id = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`,
       [accountId, deliveryId, leaseUntil, now, this.worker?.id ?? null],

@@ -36,7 +36,7 @@ export class ResolveApiKeyHandler implements IQueryHandler<ResolveApiKeyQuery> {
     if (!key) return null;
     const now = this.clock.now();
     if (lifecycleOf(key, now) !== 'active') return null;
-    void this.repository.touchApiKey(key.id, now);
+    void this.repository.touchApiKey(key.accountId, key.id, now);
     return this.principalOf(key);
   }
 
