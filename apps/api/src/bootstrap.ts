@@ -4,7 +4,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@leadflow/shared-kernel';
-import { AppConfig, createRootLogger, fastifyServerOptions, IdempotencyInterceptor, installHttpContract, interceptPostRoutes, PinoNestLogger } from '@leadflow/shared-platform';
+import { AppConfig, createRootLogger, fastifyServerOptions, IdempotencyInterceptor, installHttpContract, installReadRouting, interceptPostRoutes, PinoNestLogger } from '@leadflow/shared-platform';
 import { AppModule } from './app.module';
 // Metrics (issue 17, item 1): the onResponse hook and GET /metrics.
 import { installHttpMetrics } from '@leadflow/shared-platform';
@@ -34,6 +34,8 @@ export async function createApiApp(config: AppConfig, clock?: Clock, options: Cr
   });
   installHttpContract(app);
   installHttpMetrics(app);
+  // Read replicas (DATABASE_READ_URLS, docs/adr/0007): read-only routes' reads on a fresh replica; nothing when unset.
+  installReadRouting(app);
   // The Idempotency-Key rule of every POST /v1 route (honoured unless listed in IDEMPOTENCY_KEY_IGNORED) and
   // every creating POST /admin/v1 route, on the POST handlers only: the other routes run without any
   // interceptor (no RxJS pipeline per request).

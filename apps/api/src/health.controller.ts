@@ -1,6 +1,7 @@
 import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
+import { ReadReplicaRouter } from '@leadflow/shared-platform';
 import { ServiceHealthIndicators } from './health.indicators';
 
 type CheckState = 'ok' | 'down';
@@ -15,7 +16,8 @@ type CheckState = 'ok' | 'down';
  *   `{ "status": "ok"|"unavailable", "checks": { "postgres", "redis", "quota_store", "outbox" }, "outbox": { "backlog", "oldest_age_seconds" } | null }`,
  *   200 when PostgreSQL answers, Redis takes a keyed write (every master on a cluster) and the quota store
  *   counts in Redis, else 503 naming the failing check (`quota_store` down: limits counted in process,
- *   docs/adr/0006); the backlog is reported, never judged.
+ *   docs/adr/0006); the backlog is reported, never judged; with read replicas, `read_replicas` reports them
+ *   (degraded, never unready: the primary serves their reads, docs/adr/0007).
  * No authentication, outside the quota.
  */
 @Controller('health')
@@ -23,6 +25,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: ServiceHealthIndicators,
+    private readonly readReplicas: ReadReplicaRouter,
   ) {}
 
   /** Liveness: the process serves requests; PostgreSQL and Redis are not consulted (an outage must not get it restarted). */
@@ -60,7 +63,19 @@ export class HealthController {
       status: ok ? 'ok' : 'unavailable',
       checks,
       outbox: checks.outbox === 'ok' ? { backlog: outbox?.backlog ?? 0, oldest_age_seconds: outbox?.oldest_age_seconds ?? 0 } : null,
+      ...this.readReplicaReport(),
     };
+  }
+
+  /**
+   * With DATABASE_READ_URLS set (docs/adr/0007): `read_replicas` `{ status: 'ok'|'degraded', replicas: [{ replica,
+   * state: 'ok'|'lagging'|'down', lag_ms, error? }] }`, degraded when one does not serve. Never makes the api
+   * unready: the primary serves the reads of a replica that is down or lagging. Nothing when unset.
+   */
+  private readReplicaReport(): { read_replicas?: { status: 'ok' | 'degraded'; replicas: ReturnType<ReadReplicaRouter['report']> } } {
+    if (!this.readReplicas.enabled) return {};
+    const replicas = this.readReplicas.report();
+    return { read_replicas: { status: replicas.every((replica) => replica.state === 'ok') ? 'ok' : 'degraded', replicas } };
   }
 
   /** terminus' check, its 503 (a ServiceUnavailableException carrying the result) turned back into the result. */

@@ -1,14 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkerHost } from '@nestjs/bullmq';
-import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue, Worker } from 'bullmq';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Clock, DomainError } from '@leadflow/shared-kernel';
-import { AppConfig, FailedAttempts, METRICS_CHALLENGE, METRICS_PATH, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed, OutboxBacklog, readOutboxBacklog, renderDomainError } from '@leadflow/shared-platform';
+import {
+  AppConfig,
+  FailedAttempts,
+  METRICS_CHALLENGE,
+  METRICS_PATH,
+  METRICS_UNAUTHORIZED_BODY,
+  metricsScrapeAllowed,
+  OutboxBacklog,
+  ReadReplicaRouter,
+  readOutboxBacklog,
+  registerReadReplicaMetrics,
+  renderDomainError,
+} from '@leadflow/shared-platform';
 import { NodeHttpListener } from './node-http-listener';
 
 /** Queue states counted by `leadflow_queue_jobs{queue,state}` (BullMQ job states). */
@@ -31,6 +43,8 @@ const EXECUTION_STATUSES = ['pending', 'running', 'waiting', 'completed', 'faile
  * - `leadflow_outgoing_emails{status}`: `messaging.outgoing_emails` by status (queued, sending, sent, failed);
  * - `leadflow_automation_executions{status}`: `automations.executions` by status;
  * - `leadflow_metrics_collect_errors_total{source}`: readings that failed (the series is then absent from that scrape);
+ * - with `DATABASE_READ_URLS` set, the read-routing series (registerReadReplicaMetrics); the table and outbox
+ *   readings then come from a replica within `DATABASE_READ_MAX_LAG_MS` (ReadReplicaRouter.readOnly);
  * - Node's default process metrics.
  * Queue, outbox and table series describe the whole deployment (every worker replica reports the same
  * values); the job counters and process metrics are this process's.
@@ -54,6 +68,7 @@ export class WorkerMetrics implements OnApplicationBootstrap {
     private readonly discovery: DiscoveryService,
     @InjectDataSource() private readonly db: DataSource,
     private readonly clock: Clock,
+    @Optional() private readonly readReplicas?: ReadReplicaRouter,
   ) {
     this.enabled = config.workerMetricsPort !== null;
     const registers = [this.registry];
@@ -87,6 +102,7 @@ export class WorkerMetrics implements OnApplicationBootstrap {
     this.tableGauge('leadflow_outgoing_emails', 'Outgoing emails (messaging.outgoing_emails) by delivery status.', 'status', 'messaging.outgoing_emails', EMAIL_STATUSES);
     this.tableGauge('leadflow_automation_executions', 'Automation executions (automations.executions) by status.', 'status', 'automations.executions', EXECUTION_STATUSES);
     if (this.enabled) collectDefaultMetrics({ register: this.registry });
+    if (this.enabled && readReplicas) registerReadReplicaMetrics(this.registry, readReplicas);
   }
 
   /** Finds the BullMQ queues and processors of this process (every module is initialised by now) and counts job outcomes. */
@@ -151,7 +167,8 @@ export class WorkerMetrics implements OnApplicationBootstrap {
   private async read<T>(source: string, load: () => Promise<T>): Promise<T | null> {
     let reading = this.snapshots.get(source) as Promise<T> | undefined;
     if (!reading) {
-      reading = load();
+      // Aggregates may come from a read replica within DATABASE_READ_MAX_LAG_MS (docs/adr/0007).
+      reading = this.readReplicas ? this.readReplicas.readOnly(load) : load();
       reading.catch((error: unknown) => {
         this.collectErrors.labels(source).inc();
         this.warn(source, error);

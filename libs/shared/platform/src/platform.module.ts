@@ -11,6 +11,8 @@ import { SecretCipher } from './crypto/secret-cipher';
 import { dataSourceOptions } from './database/data-source.factory';
 import { resolvePreparedStatements } from './database/pooler-probe';
 import { TransactionHost } from './database/transaction-host';
+import { ReadReplicaRouter } from './database/read-replicas/read-replica.router';
+import { WrittenLsnStore } from './database/read-replicas/written-lsn.store';
 import { IdempotencyKeyRecord } from './http/idempotency/idempotency-key.record';
 import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './http/idempotency/idempotency.store';
@@ -57,6 +59,9 @@ export class PlatformModule {
       SecretCipher,
       IdempotencyStore,
       IdempotencyInterceptor,
+      // Read replicas (DATABASE_READ_URLS, docs/adr/0007): inactive when unset.
+      WrittenLsnStore,
+      ReadReplicaRouter,
     ];
     return {
       module: PlatformModule,

@@ -33,6 +33,22 @@ function secretKey(nodeEnv: string) {
     });
 }
 
+/** DATABASE_READ_URLS: comma-separated `postgres://` or `postgresql://` URLs; empty means unset (no replica). */
+function postgresUrlList() {
+  const valid = (entry: string): boolean => URL.canParse(entry) && ['postgres:', 'postgresql:'].includes(new URL(entry).protocol);
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): string[] => {
+      const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+      if (!entries.every(valid)) {
+        ctx.addIssue({ code: 'custom', message: 'comma-separated URLs starting with postgres:// or postgresql://' });
+        return z.NEVER;
+      }
+      return entries;
+    });
+}
+
 /** TRUST_PROXY: comma-separated addresses, CIDR ranges or proxy-addr names; empty means unset (false). */
 function proxyList() {
   const valid = (entry: string): boolean => {
@@ -98,6 +114,13 @@ export class AppConfig {
    * unless a pooler that drops them is found at start-up, see `resolvePreparedStatements`).
    */
   readonly databasePreparedStatements: boolean | null;
+  /**
+   * Read replicas (docs/adr/0007): `DATABASE_READ_URLS` (comma-separated PostgreSQL URLs of streaming
+   * replicas of `DATABASE_URL`; empty or unset: none, every read on the primary), the lag past which a
+   * replica is skipped (`DATABASE_READ_MAX_LAG_MS`, ms, default 1000, at most 60000) and how often each
+   * replica's replay position is polled (`DATABASE_READ_POLL_INTERVAL_MS`, ms, default 200, 10..10000).
+   */
+  readonly readReplicas: { urls: string[]; maxLagMs: number; pollIntervalMs: number };
   /** Operator API bearer token; null disables `/admin` (404 on every path). */
   readonly adminToken: string | null;
   /** Base URL used in links (`doc_url`, `Link` headers, quote pages), without trailing slash. */
@@ -227,6 +250,11 @@ export class AppConfig {
     get('DATABASE_POOL_SIZE', integer(10, 1, 1000), 10);
     const preparedStatements = get('DATABASE_PREPARED_STATEMENTS', boolean(true), true);
     this.databasePreparedStatements = env.DATABASE_PREPARED_STATEMENTS === undefined ? null : preparedStatements;
+    this.readReplicas = {
+      urls: get('DATABASE_READ_URLS', postgresUrlList(), [], true),
+      maxLagMs: get('DATABASE_READ_MAX_LAG_MS', integer(1000, 1, 60_000), 1000),
+      pollIntervalMs: get('DATABASE_READ_POLL_INTERVAL_MS', integer(200, 10, 10_000), 200),
+    };
     ms('STOP_TIMEOUT_MS', 30_000);
     ms('READY_TIMEOUT_MS', 120_000);
     this.apiProcesses = get('API_PROCESSES', integer(1, 1, 1024), 1);

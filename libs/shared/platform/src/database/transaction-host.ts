@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { UnitOfWork } from '@leadflow/shared-kernel';
+import { onPrimary, READ_CONTEXT } from './read-replicas/read-context';
 
 interface OpenTransaction {
   manager: EntityManager;
@@ -15,7 +16,9 @@ interface OpenTransaction {
  * Unit of work for every write: `run(fn)` opens one PostgreSQL transaction and every repository,
  * the outbox writer and the activity log reach it through `manager` while `fn` runs, so a business
  * change, its activity entries and its outbox rows commit or roll back together. Nested `run` calls
- * join the outer transaction. Outside `run`, `manager` is the pool's manager (autocommit reads).
+ * join the outer transaction. Outside `run`, `manager` is the pool's manager (autocommit reads), whose
+ * connections may come from a read replica in a read-only request (ReadReplicaRouter); `run` is always on
+ * the primary.
  *
  * The context travels in an `AsyncLocalStorage`, which on Node 20 runs a hook on every promise the
  * process creates while it is enabled (about a tenth of the CPU of a cheap request such as `GET /v1/me`).
@@ -69,6 +72,10 @@ export class TransactionHost extends UnitOfWork {
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const current = this.storage.getStore();
     if (current) return work(current.manager);
+    // With DATABASE_READ_URLS set, in a request: the unit of work, its reads included, on the primary, and the
+    // request's writer then has its LSN recorded for read-your-writes (docs/adr/0007).
+    const reading = READ_CONTEXT.getStore();
+    if (reading) return onPrimary(reading, () => this.run(work));
     const afterCommit: (() => unknown)[] = [];
     this.open += 1;
     let result: T;

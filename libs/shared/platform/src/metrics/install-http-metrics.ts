@@ -8,6 +8,8 @@ import { ClusterMetricsWorker } from './cluster-metrics';
 import { HttpMetrics } from './http-metrics';
 import { registerQuotaStoreMetrics } from './quota-store-metrics';
 import { QuotaStoreState } from '../http/quota-store-state';
+import { ReadReplicaRouter } from '../database/read-replicas/read-replica.router';
+import { registerReadReplicaMetrics } from '../database/read-replicas/install-read-routing';
 import { METRICS_CHALLENGE, METRICS_UNAUTHORIZED_BODY, metricsScrapeAllowed } from './metrics-token';
 
 /** Path of the Prometheus endpoint on the api and the worker. */
@@ -36,6 +38,7 @@ export function installHttpMetrics(app: NestFastifyApplication): HttpMetrics {
   const failures = app.get(FailedAttempts);
   const metrics = new HttpMetrics();
   registerQuotaStoreMetrics(metrics.registry, app.get(QuotaStoreState));
+  registerReadReplicaMetrics(metrics.registry, app.get(ReadReplicaRouter));
   const cluster = ClusterMetricsWorker.start(metrics.registry);
   INSTALLED.set(app, metrics);
 
