@@ -84,7 +84,7 @@ describe('authentication cache across api processes (issue 11 › Authentication
     const queries = jest.spyOn(manager, 'query');
     try {
       for (let i = 0; i < 5; i += 1) expect((await me(second, account.api_keys.full.key)).statusCode).toBe(200);
-      const keyLookups = queries.mock.calls.filter(([sql]) => String(sql).includes('FROM accounts.api_keys k JOIN accounts.accounts'));
+      const keyLookups = queries.mock.calls.filter(([sql]) => String(sql).includes('FROM accounts.api_key_prefixes p'));
       expect(keyLookups).toHaveLength(1);
     } finally {
       queries.mockRestore();

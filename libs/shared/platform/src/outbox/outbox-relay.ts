@@ -14,6 +14,7 @@ import {
   IntegrationEventBatchJob,
   IntegrationEventRef,
 } from './integration-event.job';
+import { OUTBOX_PARTITION_SQL, OUTBOX_PARTITIONS } from './outbox-partition';
 import { OutboxSubscription } from './outbox-subscription';
 import { OutboxSubscriptions } from './outbox-subscriptions';
 
@@ -70,12 +71,15 @@ function within<T>(work: Promise<T>, milliseconds: number): Promise<T> {
 /**
  * The worker's transactional-outbox relay (ARCHITECTURE › Writes, events and the worker).
  *
- * Each pass, in one PostgreSQL transaction: lock the oldest unrelayed rows of `platform.outbox`
+ * Each pass, per account partition with unrelayed rows (docs/adr/0008) and in one PostgreSQL
+ * transaction per partition: lock the oldest unrelayed rows of that partition of `platform.outbox`
  * (`FOR UPDATE SKIP LOCKED`, so concurrent relays never take the same row), add to the queue of every
  * consumer subscribed to their types (`integration-events.<consumer>`) ONE batch job naming that
  * consumer's events in outbox order (`IntegrationEventBatchJob`: ids and types, the rows stay in
  * PostgreSQL; job id `consumerBatchJobId`), then set
  * `relayed_at`. A pass of 100 rows for 3 consumers is 3 jobs, not 100 + 300.
+ * Outbox order holds within a partition, hence within an account; partitions are relayed one after
+ * the other and never in one job.
  *
  * `relayed_at` means "in the consumers' queues", not "consumed": each consumer records the events it
  * handled in `platform.event_inbox`, and the `OutboxReconciler` re-enqueues events some consumer never
@@ -94,6 +98,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly queues = new Map<string, Queue>();
   private readonly poller: Poller;
   private consecutiveFailures = 0;
+  /** Whether the last pass filled a whole batch in some partition (more rows are waiting). */
+  private backlog = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -142,32 +148,59 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * One pass: locks up to `batchSize` unrelayed rows in sequence order, enqueues them and marks them
-   * relayed, all in one transaction. Never throws for Redis trouble (reported in the result); throws
-   * when PostgreSQL fails.
+   * One pass over the account partitions (`outbox-partition.ts`, docs/adr/0008): one statement finds the
+   * partitions holding unrelayed rows (a read without locks), then each of them is relayed in a
+   * transaction of its own (`relayPartition`). Stops at the first partition Redis refused (reported in
+   * the result); throws when PostgreSQL fails.
    */
   async relayBatch(): Promise<OutboxRelayBatch> {
+    const pending: { partition: number }[] = await this.db.query(
+      `SELECT p AS partition FROM generate_series(0, ${OUTBOX_PARTITIONS - 1}) AS p
+        WHERE EXISTS (SELECT 1 FROM platform.outbox WHERE ${OUTBOX_PARTITION_SQL} = p AND relayed_at IS NULL)`,
+    );
+    const pass: OutboxRelayBatch = { relayed: [], failed: [] };
+    this.backlog = false;
+    for (const { partition } of pending) {
+      const batch = await this.relayPartition(partition);
+      pass.relayed.push(...batch.relayed);
+      pass.failed.push(...batch.failed);
+      if (batch.relayed.length === this.settings.batchSize) this.backlog = true;
+      if (batch.error !== undefined) return { ...pass, error: batch.error };
+    }
+    return pass;
+  }
+
+  /**
+   * Locks up to `batchSize` unrelayed rows of ONE partition in sequence order (`FOR UPDATE SKIP LOCKED`
+   * restricted to it: no lock on another partition's rows), enqueues them and marks them relayed, all in
+   * one transaction. Never throws for Redis trouble (reported in the result); throws when PostgreSQL fails.
+   */
+  async relayPartition(partition: number): Promise<OutboxRelayBatch> {
     return this.db.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, o.sequence::text AS sequence, type
+      const rows: (OutboxRow & { account_id: string })[] = await manager.query(
+        `SELECT id, account_id, o.sequence::text AS sequence, type
            FROM platform.outbox o
-          WHERE relayed_at IS NULL
+          WHERE ${OUTBOX_PARTITION_SQL} = $2 AND relayed_at IS NULL
           ORDER BY o.sequence
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
-        [this.settings.batchSize],
+        [this.settings.batchSize, partition],
       );
       if (rows.length === 0) return { relayed: [], failed: [] };
       const ids = rows.map((row) => row.id);
+      const keys = [rows.map((row) => row.account_id), ids];
       try {
         await this.enqueue(rows);
       } catch (error) {
-        await manager.query(`UPDATE platform.outbox SET relay_attempts = relay_attempts + 1 WHERE id = ANY($1::uuid[])`, [ids]);
+        await manager.query(
+          `UPDATE platform.outbox SET relay_attempts = relay_attempts + 1 WHERE (account_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
+          keys,
+        );
         return { relayed: [], failed: ids, error };
       }
       await manager.query(
-        `UPDATE platform.outbox SET relayed_at = $2, relay_attempts = relay_attempts + 1 WHERE id = ANY($1::uuid[])`,
-        [ids, this.clock.now()],
+        `UPDATE platform.outbox SET relayed_at = $3, relay_attempts = relay_attempts + 1 WHERE (account_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`,
+        [...keys, this.clock.now()],
       );
       return { relayed: ids, failed: [] };
     });
@@ -301,7 +334,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
         if (this.consecutiveFailures > 0) this.logger.log({ failures: this.consecutiveFailures }, 'Outbox relay recovered');
         this.consecutiveFailures = 0;
         if (batch.relayed.length > 0) this.logger.debug({ relayed: batch.relayed.length }, 'Outbox rows relayed');
-        if (batch.relayed.length === this.settings.batchSize) delay = 0; // backlog: keep going
+        if (this.backlog) delay = 0; // a partition filled its batch: keep going
       }
     } catch (error) {
       delay = this.failed('Outbox relay pass failed (database)', error, 0);
