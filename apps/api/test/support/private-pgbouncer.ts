@@ -46,7 +46,8 @@ export class PrivatePgBouncer {
   private constructor(
     readonly port: number,
     readonly dir: string,
-    private readonly child: ChildProcess,
+    private child: ChildProcess,
+    private readonly launch: () => ChildProcess,
   ) {}
 
   /** `postgres://postgres@127.0.0.1:<port>/<database>`: a client connection to PgBouncer. */
@@ -84,10 +85,13 @@ export class PrivatePgBouncer {
     );
     if (user) chownSync(dir, user.uid, user.gid);
     const binary = options.binary ?? process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer';
-    const child = spawn(binary, [config], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], ...(user ? { uid: user.uid, gid: user.gid } : {}) });
     let stderr = '';
-    child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
-    const bouncer = new PrivatePgBouncer(port, dir, child);
+    const launch = () => {
+      const child = spawn(binary, [config], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], ...(user ? { uid: user.uid, gid: user.gid } : {}) });
+      child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
+      return child;
+    };
+    const bouncer = new PrivatePgBouncer(port, dir, launch(), launch);
     try {
       await bouncer.waitUntilListening(10_000);
     } catch (error) {
@@ -95,6 +99,31 @@ export class PrivatePgBouncer {
       throw new Error(`${String(error)}\n${stderr}\n${bouncer.logTail()}`);
     }
     return bouncer;
+  }
+
+  /** Whether the PgBouncer process runs (false between `stop()` and `restart()`). */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /**
+   * SIGTERM to its PID (PgBouncer's immediate shutdown: every client and server connection is cut), SIGKILL
+   * if it is still there after 5 s; resolves once it exited. The configuration stays for `restart()`.
+   */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Starts PgBouncer again (stopped first if it runs) on the same port with the same configuration; resolves once it listens. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.child = this.launch();
+    await this.waitUntilListening(10_000);
   }
 
   /** SIGKILL to its PID (only this child's), then removes the directory. Never throws. */
