@@ -27,7 +27,10 @@ export async function withPrepareLock<T>(databaseUrl: string, work: () => Promis
   await lock.connect();
   try {
     await lock.query('BEGIN');
-    await lock.query('SELECT pg_advisory_xact_lock($1)', [PREPARE_LOCK]);
+    // Simple protocol (no parameters): a parameterised query leaves its unnamed portal, and the snapshot it
+    // holds, open until the transaction ends, and `CREATE INDEX CONCURRENTLY` in a migration then waits for
+    // this transaction forever (`npm start` hung in prepare.ts).
+    await lock.query(`SELECT pg_advisory_xact_lock(${PREPARE_LOCK})`);
     let result: T;
     try {
       result = await work();
