@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Processor } from '@nestjs/bullmq';
@@ -6,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { Job, Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { DomainError, FixedClock, IntegrationEvent, SYSTEM_ACTOR } from '@leadflow/shared-kernel';
+import { DomainError, FixedClock, IntegrationEvent, SYSTEM_ACTOR, SystemClock } from '@leadflow/shared-kernel';
 import {
   AppConfig,
   bullConnection,
@@ -531,6 +532,55 @@ describe('Outbox consumers: inbox and reconciler', () => {
     const next = await patient.reconcile();
     expect(next.requeued).toEqual([]);
     expect(next.redisLostBefore).toBeUndefined();
+  });
+
+  it('Redis restarted empty before any marker was recorded (lost seconds after a deploy): events relayed into the old Redis are re-enqueued at the next pass', async () => {
+    // A Redis server of the test's own, killed and restarted empty (the shared one is never touched).
+    const port = await closedPort();
+    const startRedis = async () => {
+      const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
+      const probe = new IORedis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+      try {
+        await waitFor(async () => (await probe.ping().catch(() => '')) === 'PONG', 10_000, 'redis-server');
+      } finally {
+        probe.disconnect();
+      }
+      return child;
+    };
+    let redis = await startRedis();
+    const config = services.config({ REDIS_URL: `redis://127.0.0.1:${port}/0` });
+    const relay = new OutboxRelay(db, config, new SystemClock(), app.get(OutboxSubscriptions), { autoStart: false, enqueueTimeoutMs: 2000 });
+    const fresh = new OutboxReconciler(db, relay, app.get(OutboxSubscriptions), new SystemClock(), config, { autoStart: false, graceMs: 300_000, maxAttempts: 2 });
+    const waiting = new Queue(consumerQueueName('test-audit'), { connection: { ...bullConnection(config.redisUrl), lazyConnect: true }, prefix: `${config.redisPrefix}:bull` });
+    waiting.on('error', () => undefined);
+    try {
+      // A new install: nothing recorded yet, the earlier tests' rows behind the watermark.
+      await db.query(
+        `UPDATE platform.outbox_reconciliation SET redis_marker = NULL, redis_seen_at = NULL, lost_before = NULL, sequence = (SELECT coalesce(max(sequence), 0) FROM platform.outbox)`,
+      );
+      const lost = [event('deal_won', { deal_id: 'lost-before-first-pass-1' }), event('deal_won', { deal_id: 'lost-before-first-pass-2' })];
+      await relayedButLost(lost);
+      const killed = new Promise((resolve) => redis.once('exit', resolve));
+      redis.kill('SIGKILL');
+      await killed;
+      redis = await startRedis();
+
+      const pass = await fresh.reconcile();
+
+      expect(pass.redisLostBefore).toBeInstanceOf(Date);
+      expect(pass.requeued).toEqual(lost.map((item) => ({ eventId: item.id, consumers: ['test-audit'] })));
+      const jobs = (await waiting.getJobs(['waiting'])) as Job<IntegrationEventBatchJob>[];
+      expect(jobs.flatMap((job) => job.data.events.map((item) => item.id)).sort()).toEqual(lost.map((item) => item.id).sort());
+      // The marker is recorded now: the next pass finds Redis intact and re-enqueues nothing more.
+      const next = await fresh.reconcile();
+      expect(next.redisLostBefore).toBeUndefined();
+      expect(next.requeued).toEqual([]);
+    } finally {
+      await waiting.close().catch(() => undefined);
+      await relay.stop();
+      redis.kill('SIGKILL');
+      await db.query(`UPDATE platform.outbox_reconciliation SET redis_marker = NULL, redis_seen_at = NULL, lost_before = NULL`);
+    }
   });
 
   it('a reconciler pass deletes inbox rows older than the retention (7 days) and keeps the others', async () => {

@@ -1,6 +1,9 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { currentHost, dataSourceOptions, WorkerIdentity, WorkerLeases } from '@leadflow/shared-platform';
 import { createTestServices, TestServices } from '@leadflow/shared-testing';
+import { WebhookDeliverySweeper } from '@leadflow/webhooks-adapters';
+import { createWorker } from '../src/bootstrap';
 
 /**
  * docs/adr/0004: worker liveness in `platform.workers` and the takeover of a dead worker's leases
@@ -92,5 +95,47 @@ describe('WorkerLeases', () => {
     await settle();
     expect(calls).toBe(2);
     expect(await row(dead.id)).toBeUndefined();
+  });
+});
+
+/**
+ * The same wiring as `npm start` builds it (Nest DI, not hand-made instances): the webhook attempts' leases
+ * must name the worker, and the sweeper must register the takeover. Both were injected as `X | null`, which
+ * TypeScript's decorator metadata records as `Object`: Nest injected nothing, every lease named no holder
+ * and a dead worker's attempts waited out their 15 s lease (seen in the fault suite: 32 leases, none
+ * naming the killed worker).
+ */
+describe('WorkerLeases in the assembled worker', () => {
+  let services: TestServices;
+  let worker: INestApplicationContext;
+
+  beforeAll(async () => {
+    services = await createTestServices();
+    worker = await createWorker(services.config());
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await services?.dispose();
+  });
+
+  /** The instance of the provider whose class is named `name`, wherever Nest registered it. */
+  const instanceNamed = (name: string): Record<string, unknown> | undefined => {
+    const container = (worker as unknown as { container: { getModules(): Map<string, { providers: Map<unknown, { instance: unknown }> }> } }).container;
+    for (const module of container.getModules().values()) {
+      for (const wrapper of module.providers.values()) {
+        const instance = wrapper.instance as Record<string, unknown> | null;
+        if (instance?.constructor?.name === name) return instance;
+      }
+    }
+    return undefined;
+  };
+
+  it("the webhook delivery repository names the worker's identity as the holder of its leases", () => {
+    expect(instanceNamed('TypeOrmWebhookDeliveryRepository')?.worker).toBe(worker.get(WorkerIdentity));
+  });
+
+  it("the webhook sweeper has the worker's leases (the takeover of a dead worker's attempts is registered)", () => {
+    expect((worker.get(WebhookDeliverySweeper) as unknown as Record<string, unknown>).leases).toBe(worker.get(WorkerLeases));
   });
 });

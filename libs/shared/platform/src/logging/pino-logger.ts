@@ -30,10 +30,15 @@ export const LOG_REDACT_PATHS: readonly string[] = [
   'text',
 ];
 
+/** Longest time a log line waits in the stdout buffer of {@link createRootLogger} (ms). */
+export const LOG_FLUSH_INTERVAL_MS = 1000;
+
 /**
  * The process's JSON logger (one line per entry; Fastify adds `request_id` to request logs). Lines go to
- * stdout through an asynchronous buffer (sonic-boom, flushed every few KiB and at exit), so a request
- * never waits for a terminal or a pipe; a process killed with SIGKILL can lose its last buffered lines.
+ * stdout through an asynchronous buffer (sonic-boom, flushed every few KiB, every
+ * {@link LOG_FLUSH_INTERVAL_MS} and at exit), so a request never waits for a terminal or a pipe, and a
+ * quiet process (the default level `warn`) still shows its warnings within a second instead of holding
+ * them until 4 KiB have piled up; a process killed with SIGKILL can lose its last second of lines.
  * `fatal` lines are flushed at once. Credentials and email bodies are redacted ({@link LOG_REDACT_PATHS}).
  * `stream` replaces stdout (tests).
  */
@@ -44,6 +49,14 @@ export function createRootLogger(level: string, name: string, stream?: Destinati
     stream ?? destination ?? pino.destination(1),
   );
   if (destination) {
+    const flush = setInterval(() => {
+      try {
+        destination.flush();
+      } catch {
+        // destroyed at exit
+      }
+    }, LOG_FLUSH_INTERVAL_MS);
+    flush.unref();
     const fatal = logger.fatal.bind(logger);
     logger.fatal = ((...args: Parameters<typeof fatal>) => {
       fatal(...args);

@@ -85,6 +85,8 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(OutboxReconciler.name);
   private readonly settings: OutboxReconcilerSettings;
   private readonly poller: Poller;
+  /** The marker this process last wrote to Redis and the loss it found then (kept for a pass that fails before committing). */
+  private unrecorded: { marker: string; lostBefore: Date | null } | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -106,6 +108,8 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
     this.poller = new Poller({
       name: 'Outbox reconciliation',
       intervalMs: this.settings.intervalMs,
+      // The first pass at start records Redis's marker at once: a loss right after a deploy is then told apart precisely.
+      initialDelayMs: 0,
       pass: async () => void (await this.reconcile()),
       onError: (error) => this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Outbox reconciliation pass failed'),
     });
@@ -119,7 +123,7 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
     await this.stop();
   }
 
-  /** Starts the passes (idempotent): every `intervalMs`, the first after one interval; a failed pass is logged. */
+  /** Starts the passes (idempotent): the first at once, then every `intervalMs`; a failed pass is logged. */
   start(): void {
     this.poller.start();
   }
@@ -190,6 +194,13 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
    * Compares Redis's marker with the one recorded; answers the time before which an unrecorded relayed
    * event counts as lost (the recorded one, moved on when the marker is gone). Redis not answering: the
    * recorded time, nothing changed (the re-enqueues of this pass fail anyway).
+   *
+   * No marker recorded for this prefix yet (a new install, an upgrade, or Redis restarted empty before
+   * the first pass could record one, as when it is lost seconds after a deploy): what this Redis holds
+   * dates from its start, so unrecorded events relayed before it started (plus 2 s) count as lost. (A
+   * Redis with persistence restarted before that first pass may still hold their jobs: the copies are
+   * absorbed by the inbox.) Redis's marker equal to the one this process wrote last but did not get
+   * recorded (PostgreSQL failed before the pass committed) is no loss.
    */
   private async checkRedisMarker(manager: EntityManager, state: ReconciliationState, pass: ReconcilePass): Promise<Date | null> {
     const key = `${this.config.redisPrefix}:outbox:redis-marker`;
@@ -207,24 +218,49 @@ export class OutboxReconciler implements OnApplicationBootstrap, OnModuleDestroy
       await manager.query(`UPDATE platform.outbox_reconciliation SET redis_seen_at = $1 WHERE id = 1`, [now]);
       return state.lost_before;
     }
+    if (seen.marker !== null && seen.marker === this.unrecorded?.marker) {
+      // Written by a pass of this process that did not commit (PostgreSQL failed): what that pass found still holds.
+      return this.recordMarker(manager, state, seen.marker, now, this.unrecorded.lostBefore, pass);
+    }
     // The value names the prefix: a database shared by several prefixes (tests) never mistakes one for a loss.
     const marker = `${this.config.redisPrefix} ${randomUUID()}`;
-    await this.relay.onRedis((redis) => redis.set(key, marker));
-    if (state.redis_marker === null || !state.redis_marker.startsWith(`${this.config.redisPrefix} `)) {
-      // First pass with a marker here (a new install, an upgrade, another prefix): nothing is known to be lost.
-      await manager.query(`UPDATE platform.outbox_reconciliation SET redis_marker = $1, redis_seen_at = $2 WHERE id = 1`, [marker, now]);
-      return state.lost_before;
-    }
     const restartedAt = Number.isFinite(seen.uptimeS) ? now.getTime() - (seen.uptimeS + 1) * 1000 : NaN;
-    const restartedSinceSeen = state.redis_seen_at !== null && restartedAt > new Date(state.redis_seen_at).getTime();
-    const boundary = new Date(restartedSinceSeen ? Math.min(now.getTime(), restartedAt + REDIS_RESTART_MARGIN_MS) : now.getTime());
-    const lostBefore = state.lost_before && new Date(state.lost_before) > boundary ? new Date(state.lost_before) : boundary;
+    let lost: Date | null;
+    if (state.redis_marker === null || !state.redis_marker.startsWith(`${this.config.redisPrefix} `)) {
+      // First marker here: only what predates this Redis's start is known to be lost.
+      lost = Number.isFinite(restartedAt) ? new Date(Math.min(now.getTime(), restartedAt + REDIS_RESTART_MARGIN_MS)) : null;
+    } else {
+      const restartedSinceSeen = state.redis_seen_at !== null && restartedAt > new Date(state.redis_seen_at).getTime();
+      lost = new Date(restartedSinceSeen ? Math.min(now.getTime(), restartedAt + REDIS_RESTART_MARGIN_MS) : now.getTime());
+    }
+    await this.relay.onRedis((redis) => redis.set(key, marker));
+    this.unrecorded = { marker, lostBefore: lost };
+    return this.recordMarker(manager, state, marker, now, lost, pass, seen.uptimeS);
+  }
+
+  /**
+   * Records `marker` as Redis's, seen at `now`, and the loss boundary: the later of the recorded one and
+   * `lost` (data lost before that time). A loss within the grace is reported on `pass` and logged.
+   */
+  private async recordMarker(
+    manager: EntityManager,
+    state: ReconciliationState,
+    marker: string,
+    now: Date,
+    lost: Date | null,
+    pass: ReconcilePass,
+    redisUptimeS?: number,
+  ): Promise<Date | null> {
+    const recorded = state.lost_before === null ? null : new Date(state.lost_before);
+    const lostBefore = lost !== null && (recorded === null || recorded < lost) ? lost : recorded;
     await manager.query(`UPDATE platform.outbox_reconciliation SET redis_marker = $1, redis_seen_at = $2, lost_before = $3 WHERE id = 1`, [marker, now, lostBefore]);
-    pass.redisLostBefore = lostBefore;
-    this.logger.warn(
-      { lostBefore: lostBefore.toISOString(), redisUptimeS: seen.uptimeS, markerLastSeen: state.redis_seen_at },
-      "Redis's data was lost: unrecorded events relayed before lostBefore are re-enqueued now",
-    );
+    if (lost !== null && lostBefore !== null && lost.getTime() > now.getTime() - this.settings.graceMs) {
+      pass.redisLostBefore = lostBefore;
+      const fields = { lostBefore: lostBefore.toISOString(), redisUptimeS, markerLastSeen: state.redis_seen_at };
+      // Without a recorded marker (a first start next to a Redis just started, most of the time) nothing is known to be lost.
+      if (state.redis_marker?.startsWith(`${this.config.redisPrefix} `)) this.logger.warn(fields, "Redis's data was lost: unrecorded events relayed before lostBefore are re-enqueued now");
+      else this.logger.log(fields, 'No Redis marker recorded yet and Redis started recently: unrecorded events relayed before it started are re-enqueued now');
+    }
     return lostBefore;
   }
 

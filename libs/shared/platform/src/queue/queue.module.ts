@@ -4,12 +4,25 @@ import { ConnectionOptions, Queue, QueueOptions, Worker, WorkerOptions } from 'b
 import { AppConfig } from '../config/app-config';
 import { createRedisClient, queuePrefix, RedisClient, redisUrlOptions } from '../redis/redis-topology';
 
+/** Longest pause between two attempts of a BullMQ connection to reach Redis again (ms). */
+export const BULL_RECONNECT_MAX_MS = 1000;
+
+/**
+ * Pause before the `times`-th attempt to reconnect (ms): 100 ms more per attempt, at most
+ * {@link BULL_RECONNECT_MAX_MS}. BullMQ's own strategy (e^times, up to 20 s) left a worker started, or cut
+ * off, during a Redis outage of 10 s or more idle for up to 20 s after Redis was back (docs/adr/0004).
+ */
+export function bullReconnectDelay(times: number): number {
+  return Math.min(100 * times, BULL_RECONNECT_MAX_MS);
+}
+
 /**
  * BullMQ connection options of a `redis[s]://[user:pass@]host:port/db` URL: TLS with `rediss://` (the scheme
- * used to be dropped), `maxRetriesPerRequest: null` (BullMQ's requirement for workers).
+ * used to be dropped), `maxRetriesPerRequest: null` (BullMQ's requirement for workers), reconnection at
+ * least every second ({@link bullReconnectDelay}).
  */
 export function bullConnection(redisUrl: string) {
-  return { ...redisUrlOptions(redisUrl), maxRetriesPerRequest: null };
+  return { ...redisUrlOptions(redisUrl), maxRetriesPerRequest: null, retryStrategy: bullReconnectDelay };
 }
 
 /**
@@ -23,15 +36,28 @@ function prefixOf(prefix: string | undefined, name: string): string | undefined 
   return prefix?.split(QUEUE_NAME_PLACEHOLDER).join(name);
 }
 
-/** A BullMQ `Queue` whose prefix names its own queue on a cluster (`{<prefix>:<queue>}`); plain otherwise. */
+/** Shortest pause between two logged connection errors of one queue or worker (ms). */
+const WORKER_ERROR_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * A BullMQ `Queue` whose prefix names its own queue on a cluster (`{<prefix>:<queue>}`); plain otherwise.
+ * Its connection errors (Redis down: one per reconnection attempt) are logged as a warning at most every
+ * 10 s; without a listener BullMQ printed each one's stack trace to stderr.
+ */
 export class SlottedQueue extends Queue {
+  private readonly errorLogger = new Logger('Queue');
+  private lastErrorLog = 0;
+
   constructor(name: string, options?: QueueOptions) {
     super(name, options && { ...options, prefix: prefixOf(options.prefix, name) });
+    this.on('error', (error: Error) => {
+      const now = Date.now();
+      if (now - this.lastErrorLog < WORKER_ERROR_LOG_INTERVAL_MS) return;
+      this.lastErrorLog = now;
+      this.errorLogger.warn({ err: error.message, queue: name }, 'Queue Redis error (commands wait for the reconnection)');
+    });
   }
 }
-
-/** Shortest pause between two logged connection errors of one worker (ms). */
-const WORKER_ERROR_LOG_INTERVAL_MS = 10_000;
 
 /**
  * A BullMQ `Worker` with {@link SlottedQueue}'s prefix rule (workers built from the root options alone),

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AccountId, asAccountId } from '@leadflow/shared-kernel';
 import { TransactionHost, WorkerIdentity } from '@leadflow/shared-platform';
 import {
@@ -49,8 +49,11 @@ interface ClaimRow {
 export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository {
   constructor(
     private readonly transactions: TransactionHost,
-    /** The worker whose attempts lease rows (`locked_by`); absent outside the worker (no holder named). */
-    @Optional() private readonly worker: WorkerIdentity | null = null,
+    /**
+     * The worker whose attempts lease rows (`locked_by`); absent outside the worker (no holder named). The
+     * token is explicit: decorator metadata records `WorkerIdentity | null` as `Object`, and nothing was injected.
+     */
+    @Optional() @Inject(WorkerIdentity) private readonly worker: WorkerIdentity | null = null,
   ) {
     super();
   }

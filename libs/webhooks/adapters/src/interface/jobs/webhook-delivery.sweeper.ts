@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig, Poller, WorkerLeases } from '@leadflow/shared-platform';
 import { EraseExpiredWebhookSecretsCommand, RescheduleLostDeliveriesCommand, TakeOverDeliveriesCommand } from '@leadflow/webhooks-core';
@@ -27,7 +27,8 @@ export class WebhookDeliverySweeper implements OnModuleInit, OnApplicationBootst
   constructor(
     private readonly commands: CommandBus,
     config: AppConfig,
-    @Optional() private readonly leases: WorkerLeases | null = null,
+    // The token is explicit: decorator metadata records `WorkerLeases | null` as `Object`, and nothing was injected.
+    @Optional() @Inject(WorkerLeases) private readonly leases: WorkerLeases | null = null,
   ) {
     this.poller = new Poller({
       name: 'Webhook sweep',
