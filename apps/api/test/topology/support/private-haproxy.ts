@@ -36,7 +36,7 @@ export class PrivateHaproxy {
     readonly statsPort: number,
     readonly dir: string,
     private readonly child: ChildProcess,
-    private readonly output: string[],
+    private readonly output: { at: number; line: string }[],
   ) {}
 
   /** `http://127.0.0.1:<port>`. */
@@ -84,10 +84,11 @@ export class PrivateHaproxy {
     const binary = options.binary ?? process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
     const checked = spawnSync(binary, ['-c', '-q', '-f', config], { encoding: 'utf8' });
     if (checked.status !== 0) throw new Error(`haproxy -c refused the configuration:\n${checked.stdout}\n${checked.stderr}`);
-    const output: string[] = [];
+    const output: { at: number; line: string }[] = [];
     const child = spawn(binary, ['-db', '-f', config], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (data: Buffer) => {
-      output.push(...data.toString('utf8').split('\n').filter((line) => line.length > 0));
+      const at = Date.now();
+      output.push(...data.toString('utf8').split('\n').filter((line) => line.length > 0).map((line) => ({ at, line })));
       if (output.length > 200) output.splice(0, output.length - 200);
     };
     child.stdout!.on('data', keep);
@@ -95,11 +96,11 @@ export class PrivateHaproxy {
     const proxy = new PrivateHaproxy(port, statsPort, dir, child, output);
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`haproxy exited (code ${child.exitCode})\n${output.join('\n')}`);
+      if (child.exitCode !== null) throw new Error(`haproxy exited (code ${child.exitCode})\n${proxy.logTail()}`);
       if (await proxy.serverStates().then(() => true, () => false)) return proxy;
       if (Date.now() > deadline) {
         proxy.dispose();
-        throw new Error(`haproxy stats not answering on ${statsPort} after 10 s\n${output.join('\n')}`);
+        throw new Error(`haproxy stats not answering on ${statsPort} after 10 s\n${proxy.logTail()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -129,7 +130,12 @@ export class PrivateHaproxy {
 
   /** HAProxy's own output (diagnostics: server state changes are logged there). */
   logTail(lines = 20): string {
-    return this.output.slice(-lines).join('\n');
+    return this.output.slice(-lines).map((entry) => entry.line).join('\n');
+  }
+
+  /** The server state changes HAProxy reported (`Server nodes/node2 is DOWN, reason: …`), with when they arrived (ms since the epoch). */
+  stateChanges(): { at: number; line: string }[] {
+    return this.output.filter((entry) => /Server nodes\/\S+ is (UP|DOWN)/.test(entry.line)).map((entry) => ({ at: entry.at, line: entry.line.replace(/^.*?(Server nodes)/, '$1') }));
   }
 
   /** SIGKILL to its PID (only this child's), then removes the directory. Never throws. */
