@@ -1,4 +1,5 @@
 import { DataSource, DataSourceOptions, MixedList } from 'typeorm';
+import { PooledClient } from './pooled-client';
 import { resolvePreparedStatements } from './pooler-probe';
 import { PreparedStatementClient } from './prepared-statement.client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -6,7 +7,8 @@ import { SnakeNamingStrategy } from './snake-naming.strategy';
 /**
  * Options shared by the api, the worker, the migration runner and the tests. Pool: `DATABASE_POOL_SIZE`
  * connections (default 10); parameterised statements run as named prepared statements
- * ({@link PreparedStatementClient}) when `preparedStatements` is true, pg's unnamed statements when false.
+ * ({@link PreparedStatementClient}) when `preparedStatements` is true, pg's unnamed statements when false;
+ * either way a connection lost while checked out never ends the process ({@link PooledClient}).
  * Without it, `DATABASE_PREPARED_STATEMENTS=false` in the environment turns them off (no pooler probe: the
  * apps and {@link runMigrations} pass what {@link resolvePreparedStatements} decided).
  */
@@ -27,7 +29,7 @@ export function dataSourceOptions(
     namingStrategy: new SnakeNamingStrategy(),
     extra: {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      ...(preparedStatements ? { Client: PreparedStatementClient } : {}),
+      Client: preparedStatements ? PreparedStatementClient : PooledClient,
     },
   };
 }

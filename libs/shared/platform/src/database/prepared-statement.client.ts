@@ -1,4 +1,5 @@
-import { Client, ClientConfig, Connection, Query } from 'pg';
+import { ClientConfig, Connection, Query } from 'pg';
+import { PooledClient } from './pooled-client';
 
 /**
  * How many distinct statements one connection keeps prepared (per PostgreSQL backend) before the least
@@ -42,7 +43,7 @@ const FEATURE_NOT_SUPPORTED = '0A000';
  * Used as the pool's `Client` (`extra.Client` in {@link dataSourceOptions}); TypeORM's repositories,
  * query builders and `manager.query` all go through it unchanged. Not for PgBouncer in transaction mode.
  */
-export class PreparedStatementClient extends Client {
+export class PreparedStatementClient extends PooledClient {
   /** Statement text → this connection's name for it and when it was prepared (epoch ms), in order of last use (oldest first). */
   private readonly prepared = new Map<string, { name: string; preparedAt: number }>();
   /** Names evicted or refused, closed (protocol Close) with this connection's next prepared execution. */
