@@ -52,6 +52,8 @@ export interface ReceivedWebhook {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
   path: string;
   answered: number | 'held' | 'dropped';
+  /** When it arrived (ms since the epoch). */
+  receivedAt: number;
 }
 
 /**
@@ -68,6 +70,10 @@ export class HttpsReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly plans = new Map<string, ReceiverPlan[]>();
   private readonly held: { request: ReceivedWebhook; answer: (status: number | 'drop') => void }[] = [];
+  /** Per path: every request answers `status` until `until` (ms since the epoch), whatever the plan. */
+  private readonly failures = new Map<string, { status: number; until: number }>();
+  /** Per path: every request arriving before `until` (ms since the epoch) is answered `delayMs` late. */
+  private readonly slowdowns = new Map<string, { delayMs: number; until: number }>();
 
   private server!: Server;
 
@@ -85,11 +91,14 @@ export class HttpsReceiver {
         } catch {
           body = null;
         }
-        const request: ReceivedWebhook = { headers: req.headers, rawBody, body, path, answered: 200 };
+        const request: ReceivedWebhook = { headers: req.headers, rawBody, body, path, answered: 200, receivedAt: Date.now() };
         receiver.received.push(request);
-        const plan = receiver.plans.get(path)?.shift() ?? 200;
+        const failure = receiver.failures.get(path);
+        const plan = failure && request.receivedAt < failure.until ? failure.status : (receiver.plans.get(path)?.shift() ?? 200);
         const answer = (status: number | 'drop') => {
-          if (status === 'drop') {
+          if (res.destroyed || req.socket.destroyed) {
+            request.answered = 'dropped'; // the sender went away while the answer was held (a killed worker)
+          } else if (status === 'drop') {
             request.answered = 'dropped';
             req.socket.destroy();
           } else {
@@ -97,12 +106,16 @@ export class HttpsReceiver {
             res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
           }
         };
+        const slowdown = receiver.slowdowns.get(path);
         if (typeof plan === 'object') {
           request.answered = plan.status;
           res.writeHead(plan.status, { 'content-type': 'text/plain', ...(plan.headers ?? {}) }).end(plan.body ?? '');
         } else if (plan === 'hold') {
           request.answered = 'held';
           receiver.held.push({ request, answer });
+        } else if (slowdown && request.receivedAt < slowdown.until) {
+          request.answered = 'held';
+          setTimeout(() => answer(plan), slowdown.delayMs);
         } else answer(plan);
       });
     });
@@ -121,6 +134,24 @@ export class HttpsReceiver {
 
   plan(path: string, ...answers: ReceiverPlan[]): void {
     this.plans.set(path, [...(this.plans.get(path) ?? []), ...answers]);
+  }
+
+  /** Every request of `path` answers `status` (500 by default) for the next `durationMs`, whatever its plan. */
+  failFor(path: string, durationMs: number, status = 500): void {
+    this.failures.set(path, { status, until: Date.now() + durationMs });
+  }
+
+  /**
+   * Every request of `path` arriving in the next `durationMs` is answered `delayMs` late (deliveries stay in
+   * flight, their leases held); a sender gone by then gets nothing (`answered: 'dropped'`).
+   */
+  slowFor(path: string, durationMs: number, delayMs: number): void {
+    this.slowdowns.set(path, { delayMs, until: Date.now() + durationMs });
+  }
+
+  /** Ends a {@link slowFor} window at once (requests already held keep their delay). */
+  endSlow(path: string): void {
+    this.slowdowns.delete(path);
   }
 
   at(path: string): ReceivedWebhook[] {

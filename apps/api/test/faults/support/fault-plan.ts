@@ -7,6 +7,9 @@
 /** Seed used when `FAULT_SEED` is not set. */
 export const DEFAULT_FAULT_SEED = 20261125;
 
+/** Seeds run when neither `FAULT_SEEDS` nor `FAULT_SEED` is set: three, each its own service and plan. */
+export const DEFAULT_FAULT_SEEDS = [DEFAULT_FAULT_SEED, 7, 424242];
+
 /** A small deterministic PRNG (mulberry32): `next()` in [0, 1). */
 export class SeededRandom {
   private state: number;
@@ -68,12 +71,20 @@ export interface LeadSpec {
  * - `postgres`: `delayMs` after the burst (captures in flight, keys claimed), `pg_ctl restart -m <mode>`
  *   (`fast`: clean shutdown, sessions cut; `immediate`: the server is killed and recovers from its WAL);
  * - `worker`: `delayMs` after the burst (jobs active, deliveries leased), SIGKILL of the worker process
- *   (the `npm start` supervisor restarts it).
+ *   (the `npm start` supervisor restarts it);
+ * - `api`: `delayMs` after the burst (captures in flight), SIGKILL of one api process (restarted too);
+ * - `receiver`: the webhook receiver answers 500 to everything for `downMs` (20 s); the next fault
+ *   follows without waiting for it to end, so it overlaps the others.
  */
 export type FaultSpec =
   | { kind: 'redis'; afterMs: number; burst: number; downMs: number }
   | { kind: 'postgres'; afterMs: number; burst: number; delayMs: number; mode: 'fast' | 'immediate' }
-  | { kind: 'worker'; afterMs: number; burst: number; delayMs: number };
+  | { kind: 'worker'; afterMs: number; burst: number; delayMs: number }
+  | { kind: 'api'; afterMs: number; burst: number; delayMs: number }
+  | { kind: 'receiver'; afterMs: number; burst: number; downMs: number };
+
+/** Every kind of fault of a plan, once each. */
+export const FAULT_KINDS = ['redis', 'postgres', 'worker', 'api', 'receiver'] as const;
 
 export interface FaultPlan {
   seed: number;
@@ -91,9 +102,10 @@ const AREA_CODES = ['514', '438', '450', '581', '819', '418'];
 /**
  * Builds the plan of a run. Every lead is a new person: its own email and phone (unique in the run, so
  * capture never resolves it to another lead's contact), its own Idempotency-Key and its own client
- * address (the per-IP limit is 100 captures per minute). The three faults come in a seeded order; the
- * first 3–6 s into the captures, each next one 2–5 s after the previous one ended; each after a burst of
- * leads (80–160 before the Redis kill, 40–80 before the others); Redis stays down 9–12 s.
+ * address (the per-IP limit is 100 captures per minute). The five faults come in a seeded order, all
+ * within about a minute: the first 3–6 s into the captures, each next one 1–3 s after the previous one
+ * ended (the receiver's failure is not waited for); each after a burst of leads (a tenth to a fifth of
+ * the leads before the Redis kill, 5–10 % before the others); Redis stays down 9–12 s.
  */
 export function buildFaultPlan(seed: number, leadCount: number, captureWindowMs: number): FaultPlan {
   const random = new SeededRandom(seed);
@@ -122,13 +134,22 @@ export function buildFaultPlan(seed: number, leadCount: number, captureWindowMs:
       body,
     });
   }
-  const faults: FaultSpec[] = random.shuffle(['redis', 'postgres', 'worker'] as const).map((kind, position) => {
-    const afterMs = position === 0 ? random.int(3000, 6000) : random.int(2000, 5000);
-    if (kind === 'redis') return { kind, afterMs, burst: random.int(80, 160), downMs: random.int(9000, 12_000) };
-    if (kind === 'postgres') return { kind, afterMs, burst: random.int(40, 80), delayMs: random.int(100, 600), mode: random.pick(['fast', 'immediate'] as const) };
-    return { kind, afterMs, burst: random.int(40, 80), delayMs: random.int(300, 1500) };
+  const big = () => random.int(Math.ceil(leadCount / 10), Math.ceil(leadCount / 5));
+  const small = () => random.int(Math.ceil(leadCount / 20), Math.ceil(leadCount / 10));
+  const faults: FaultSpec[] = random.shuffle(FAULT_KINDS).map((kind, position): FaultSpec => {
+    const afterMs = position === 0 ? random.int(3000, 6000) : random.int(1000, 3000);
+    if (kind === 'redis') return { kind, afterMs, burst: big(), downMs: random.int(9000, 12_000) };
+    if (kind === 'postgres') return { kind, afterMs, burst: small(), delayMs: random.int(100, 600), mode: random.pick(['fast', 'immediate'] as const) };
+    if (kind === 'receiver') return { kind, afterMs, burst: small(), downMs: 20_000 };
+    return { kind, afterMs, burst: small(), delayMs: random.int(300, 1500) };
   });
   return { seed, leads, faults, captureWindowMs };
+}
+
+/** `FAULT_SEEDS` (comma-separated integers), else `FAULT_SEED` alone, else {@link DEFAULT_FAULT_SEEDS}. */
+export function faultSeedsFromEnv(raw = process.env.FAULT_SEEDS): number[] {
+  if (raw === undefined || raw.trim() === '') return process.env.FAULT_SEED?.trim() ? [faultSeedFromEnv()] : DEFAULT_FAULT_SEEDS;
+  return raw.split(',').map((part) => faultSeedFromEnv(part));
 }
 
 /** `FAULT_SEED` (an integer), else {@link DEFAULT_FAULT_SEED}. */

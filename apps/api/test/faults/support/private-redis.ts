@@ -109,18 +109,22 @@ export class PrivateRedis {
   }
 
   /**
-   * Jobs not finished in the BullMQ queues of `prefix` (`<prefix>:<queue>:wait` and `:active` lists,
-   * `:prioritized` and `:delayed` sorted sets), by queue: what losing Redis's data loses. Empty when
-   * Redis does not answer.
+   * Jobs not finished in the BullMQ queues of `prefix` (`<prefix>:<queue>:wait`, `:paused` and `:active`
+   * lists, `:prioritized` and `:delayed` sorted sets), by queue: what losing Redis's data loses. Empty when
+   * Redis does not answer. `states` narrows it (`['wait', 'paused', 'prioritized', 'delayed']`: jobs no
+   * worker holds, which are certainly lost with Redis's data).
    */
-  async pendingJobs(prefix: string): Promise<Record<string, number>> {
+  async pendingJobs(
+    prefix: string,
+    states: readonly ('wait' | 'paused' | 'active' | 'prioritized' | 'delayed')[] = ['wait', 'paused', 'active', 'prioritized', 'delayed'],
+  ): Promise<Record<string, number>> {
     const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
     client.on('error', () => undefined);
     const byQueue: Record<string, number> = {};
     try {
       await client.connect();
-      const keys = (await Promise.all(['wait', 'active', 'prioritized', 'delayed'].map((state) => client.keys(`${prefix}:*:${state}`)))).flat();
-      const sizes = await Promise.all(keys.map((key) => (key.endsWith(':wait') || key.endsWith(':active') ? client.llen(key) : client.zcard(key))));
+      const keys = (await Promise.all(states.map((state) => client.keys(`${prefix}:*:${state}`)))).flat();
+      const sizes = await Promise.all(keys.map((key) => (/:(wait|paused|active)$/.test(key) ? client.llen(key) : client.zcard(key))));
       keys.forEach((key, index) => {
         if (sizes[index] === 0) return;
         const queue = key.slice(prefix.length + 1, key.lastIndexOf(':'));

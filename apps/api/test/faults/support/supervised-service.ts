@@ -22,6 +22,8 @@ export interface ReportedExit {
  */
 export class SupervisedService {
   readonly startLines: string[] = [];
+  /** When each `[start]` line arrived (ms since the epoch), index for index with `startLines`. */
+  readonly startLineTimes: number[] = [];
   readonly appLines: string[] = [];
   /** Warnings and errors of the apps (pino JSON, level ≥ 40), counted by `<app> <level>: <msg>` over the whole run. */
   readonly problems = new Map<string, number>();
@@ -40,7 +42,10 @@ export class SupervisedService {
       partial = lines.pop() ?? '';
       for (const line of lines) {
         if (line.length === 0) continue;
-        if (line.startsWith('[start]')) this.startLines.push(line);
+        if (line.startsWith('[start]')) {
+          this.startLines.push(line);
+          this.startLineTimes.push(Date.now());
+        }
         else {
           this.appLines.push(line);
           this.countProblem(line);
@@ -114,6 +119,82 @@ export class SupervisedService {
       const replacement = this.currentWorkerPid();
       if (replacement !== undefined && replacement !== killed) return { killed, replacement };
       if (Date.now() > deadline + timeoutMs) throw new Error(`no worker restarted ${timeoutMs} ms after killing ${killed}\n${this.diagnostics()}`);
+      await pause(100);
+    }
+  }
+
+  /** When the supervisor reported `<label> started (pid N)` for `pid` (ms since the epoch), if it did. */
+  startedAt(pid: number): number | undefined {
+    const index = this.startLines.findIndex((line) => new RegExp(`^\\[start\\] \\S+ started \\(pid ${pid}\\)`).test(line));
+    return index === -1 ? undefined : this.startLineTimes[index];
+  }
+
+  /** When the supervisor reported a restarted `pid` ready (`<label> (pid N) ready after …`; ms since the epoch), if it did. */
+  readyAt(pid: number): number | undefined {
+    const index = this.startLines.findIndex((line) => new RegExp(`^\\[start\\] \\S+ \\(pid ${pid}\\) ready after`).test(line));
+    return index === -1 ? undefined : this.startLineTimes[index];
+  }
+
+  /**
+   * The first `<label> (pid N) ready after …` line reported at or after `since` (ms since the epoch): when
+   * and which pid (a replacement that died before it was ready is skipped for the next one).
+   */
+  readyAfter(label: string, since: number): { pid: number; at: number } | undefined {
+    const pattern = new RegExp(`^\\[start\\] ${label} \\(pid (\\d+)\\) ready after`);
+    for (let index = 0; index < this.startLines.length; index++) {
+      const match = pattern.exec(this.startLines[index]);
+      if (match && this.startLineTimes[index] >= since) return { pid: Number(match[1]), at: this.startLineTimes[index] };
+    }
+    return undefined;
+  }
+
+  /**
+   * The apps' warnings and errors (JSON lines, level ≥ 40) whose message matches `pattern`, with the time
+   * each line carries (ms since the epoch) and its fields.
+   */
+  warnings(pattern: RegExp): { at: number; entry: Record<string, unknown> }[] {
+    return this.appLines.flatMap((line) => {
+      if (!/^\{"level":([4-9]\d)/.test(line)) return [];
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        return pattern.test(String(entry.msg ?? '')) ? [{ at: Date.parse(String(entry.time)), entry }] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /** The warnings and errors of the whole run, counted by `<app> <level>: <msg>`, most frequent first (one per line). */
+  problemSummary(): string {
+    const entries = [...this.problems.entries()].sort((a, b) => b[1] - a[1]);
+    return entries.length === 0 ? '(no warning or error logged)' : entries.map(([key, count]) => `${String(count).padStart(5)} × ${key}`).join('\n');
+  }
+
+  /**
+   * SIGKILL of one api process (the one the supervisor started last among those still alive: `api#N
+   * started (pid P)`), then waits for the supervisor to start its replacement. Returns both pids.
+   */
+  async killApi(timeoutMs = 30_000): Promise<{ killed: number; replacement: number }> {
+    const apiStarts = () =>
+      this.startLines.map((line) => /^\[start\] (api#\d+) started \(pid (\d+)\)/.exec(line)).filter((match): match is RegExpExecArray => match !== null);
+    const alive = apiStarts().filter((match) => {
+      try {
+        process.kill(Number(match[2]), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const target = alive.at(-1);
+    if (!target) throw new Error(`no live api process to kill\n${this.diagnostics()}`);
+    const [, slot, pidText] = target;
+    const killed = Number(pidText);
+    process.kill(killed, 'SIGKILL');
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const replacement = apiStarts().filter((match) => match[1] === slot).at(-1);
+      if (replacement && Number(replacement[2]) !== killed) return { killed, replacement: Number(replacement[2]) };
+      if (Date.now() > deadline) throw new Error(`no ${slot} restarted ${timeoutMs} ms after killing ${killed}\n${this.diagnostics()}`);
       await pause(100);
     }
   }
