@@ -169,7 +169,7 @@ describe('PgBouncer 1.18 in transaction mode in front of PostgreSQL', () => {
       // Readiness runs a parameterised statement through the pool (twice on one connection): ready.
       const ready = await request('GET', '/health/ready', undefined);
       expect(ready.status).toBe(200);
-      expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok', outbox: 'ok' });
+      expect(ready.body.checks).toEqual({ postgres: 'ok', redis: 'ok', quota_store: 'ok', outbox: 'ok' });
     });
   });
 
