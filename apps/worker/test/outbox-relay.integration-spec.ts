@@ -255,7 +255,7 @@ describe('Outbox relay', () => {
     const port = await closedPort();
     const pending = event('lead_created', { contact_id: 'c-2' });
     await commit([pending]);
-    const subject = relay({ intervalMs: 50, maxBackoffMs: 300, enqueueTimeoutMs: 300 }, { REDIS_URL: `redis://127.0.0.1:${port}/0` });
+    const subject = relay({ intervalMs: 50, maxBackoffMs: 300, enqueueTimeoutMs: 300 }, { REDIS_URL: `redis://127.0.0.1:${port}${new URL(services.redisUrl).pathname}` });
 
     const refused = await subject.relayBatch();
 
@@ -548,7 +548,7 @@ describe('Outbox consumers: inbox and reconciler', () => {
       return child;
     };
     let redis = await startRedis();
-    const config = services.config({ REDIS_URL: `redis://127.0.0.1:${port}/0` });
+    const config = services.config({ REDIS_URL: `redis://127.0.0.1:${port}${new URL(services.redisUrl).pathname}` });
     const relay = new OutboxRelay(db, config, new SystemClock(), app.get(OutboxSubscriptions), { autoStart: false, enqueueTimeoutMs: 2000 });
     const fresh = new OutboxReconciler(db, relay, app.get(OutboxSubscriptions), new SystemClock(), config, { autoStart: false, graceMs: 300_000, maxAttempts: 2 });
     const waiting = new Queue(consumerQueueName('test-audit'), { connection: { ...bullConnection(config.redisUrl), lazyConnect: true }, prefix: `${config.redisPrefix}:bull` });

@@ -62,7 +62,7 @@ describe('Worker started while Redis is down', () => {
 
   it(`becomes ready and takes jobs within ${READY_WITHIN_MS} ms of Redis answering after a ${OUTAGE_MS / 1000} s outage`, async () => {
     const port = await freePort();
-    const config: AppConfig = services.config({ REDIS_URL: `redis://127.0.0.1:${port}/0`, OUTBOX_RELAY_INTERVAL_MS: '50' });
+    const config: AppConfig = services.config({ REDIS_URL: `redis://127.0.0.1:${port}${new URL(services.redisUrl).pathname}`, OUTBOX_RELAY_INTERVAL_MS: '50' });
     let readyAt = 0;
     const starting = createWorker(config).then((created) => {
       readyAt = Date.now();
